@@ -1,0 +1,151 @@
+/**
+ * Defaults and limits, read once from command-line flags and AGENT_TTY_* environment variables,
+ * then frozen. Flags win over the environment; both are listed by `agent-tty --help`.
+ */
+import { LOG_LEVELS, type LogLevel } from './log.js';
+
+export interface Config {
+  /** Sessions retained at once, running or exited. */
+  readonly maxSessions: number;
+  /** Size used by terminal_start when cols/rows are omitted. */
+  readonly defaultCols: number;
+  readonly defaultRows: number;
+  /** Lines of normal-buffer history each session keeps. */
+  readonly scrollbackLines: number;
+  /** Largest tool result, as bytes of serialized JSON. */
+  readonly maxResultBytes: number;
+  /** Default quiet interval and deadline of an observation. */
+  readonly quietMs: number;
+  readonly settleTimeoutMs: number;
+  /** Close escalation: hangup, then terminate after hangupGraceMs, then kill after termGraceMs. */
+  readonly hangupGraceMs: number;
+  readonly termGraceMs: number;
+  readonly logLevel: LogLevel;
+}
+
+export const DEFAULT_CONFIG: Config = Object.freeze({
+  maxSessions: 8,
+  defaultCols: 120,
+  defaultRows: 40,
+  scrollbackLines: 2000,
+  maxResultBytes: 8 * 1024 * 1024,
+  quietMs: 250,
+  settleTimeoutMs: 1000,
+  hangupGraceMs: 150,
+  termGraceMs: 250,
+  logLevel: 'warn',
+});
+
+/** Hard limits of the tool surface; not configurable. */
+export const LIMITS = Object.freeze({
+  minCols: 2,
+  maxCols: 500,
+  minRows: 1,
+  maxRows: 200,
+  maxScrollbackRequest: 2000,
+  maxActions: 256,
+  maxPayloadBytes: 1024 * 1024,
+  maxTimingMs: 60_000,
+});
+
+interface Option {
+  readonly flag: string;
+  readonly env: string;
+  readonly key: keyof Config;
+  readonly help: string;
+  readonly parse: (raw: string) => Config[keyof Config];
+}
+
+function integer(min: number, max: number) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new ConfigError(`expected an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return n;
+  };
+}
+
+function logLevel(raw: string): LogLevel {
+  if (!(LOG_LEVELS as string[]).includes(raw)) {
+    throw new ConfigError(`expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return raw as LogLevel;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export const OPTIONS: readonly Option[] = [
+  {
+    flag: '--max-sessions',
+    env: 'AGENT_TTY_MAX_SESSIONS',
+    key: 'maxSessions',
+    help: 'sessions retained at once, running or exited (default 8)',
+    parse: integer(1, 64),
+  },
+  {
+    flag: '--cols',
+    env: 'AGENT_TTY_COLS',
+    key: 'defaultCols',
+    help: 'columns when terminal_start omits cols (default 120)',
+    parse: integer(2, 500),
+  },
+  {
+    flag: '--rows',
+    env: 'AGENT_TTY_ROWS',
+    key: 'defaultRows',
+    help: 'rows when terminal_start omits rows (default 40)',
+    parse: integer(1, 200),
+  },
+  {
+    flag: '--scrollback',
+    env: 'AGENT_TTY_SCROLLBACK',
+    key: 'scrollbackLines',
+    help: 'history lines kept per session (default 2000)',
+    parse: integer(0, 100_000),
+  },
+  {
+    flag: '--log-level',
+    env: 'AGENT_TTY_LOG_LEVEL',
+    key: 'logLevel',
+    help: `stderr log level: ${LOG_LEVELS.join(', ')} (default warn)`,
+    parse: logLevel,
+  },
+];
+
+/** Builds the configuration from flags (`--name value` or `--name=value`) and environment. */
+export function loadConfig(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Config {
+  const values: Record<string, unknown> = { ...DEFAULT_CONFIG };
+  for (const option of OPTIONS) {
+    const raw = env[option.env];
+    if (raw !== undefined && raw !== '') values[option.key] = parseWith(option, raw, option.env);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [flag, inline] = splitFlag(arg);
+    const option = OPTIONS.find((o) => o.flag === flag);
+    if (!option) throw new ConfigError(`unknown option "${arg}"; see agent-tty --help`);
+    const raw = inline ?? argv[++i];
+    if (raw === undefined) throw new ConfigError(`${flag} needs a value`);
+    values[option.key] = parseWith(option, raw, flag);
+  }
+  return Object.freeze(values as unknown as Config);
+}
+
+function splitFlag(arg: string): [string, string | undefined] {
+  const eq = arg.indexOf('=');
+  return eq === -1 ? [arg, undefined] : [arg.slice(0, eq), arg.slice(eq + 1)];
+}
+
+function parseWith(option: Option, raw: string, source: string) {
+  try {
+    return option.parse(raw);
+  } catch (err) {
+    throw new ConfigError(`${source}: ${(err as Error).message}`);
+  }
+}

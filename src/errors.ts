@@ -1,0 +1,55 @@
+/**
+ * The one error model of agent-tty: a TerminalError carries a stable upper-case code (API: add
+ * codes, never rename or reuse them), a message written for the agent, and structured details.
+ * spec/errors.md has one row per code.
+ */
+
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'SESSION_NOT_FOUND',
+  'SESSION_LIMIT',
+  'SESSION_EXITED',
+  'SESSION_CLOSED',
+  'SPAWN_FAILED',
+  'INVALID_KEY',
+  'MOUSE_NOT_ENABLED',
+  'OUT_OF_BOUNDS',
+  'RESULT_TOO_LARGE',
+  'CANCELLED',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class TerminalError extends Error {
+  override readonly name = 'TerminalError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** Whether `err` is a TerminalError with the given code. */
+export function hasErrorCode(err: unknown, code: ErrorCode): err is TerminalError {
+  return err instanceof TerminalError && err.code === code;
+}
+
+export function invalidArgument(message: string, details: Record<string, unknown> = {}) {
+  return new TerminalError('INVALID_ARGUMENT', message, details);
+}
+
+/** Thrown when a request's AbortSignal fires: the client cancelled or the session closed. */
+export function cancelledError(signal: AbortSignal): TerminalError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof TerminalError) return reason;
+  return new TerminalError('CANCELLED', 'the request was cancelled before it finished');
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError(signal);
+}

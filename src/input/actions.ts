@@ -1,0 +1,243 @@
+/**
+ * The action vocabulary of `terminal_input`. The wire schema is one flat object per action with a
+ * `type` and the fields of every type (so every MCP client can show it); this module checks that
+ * each action carries exactly the fields its type allows and turns it into a typed Action. Pure.
+ * @see spec/tools.md (terminal_input)
+ */
+import { TerminalError } from '../errors.js';
+import type { MouseButton, WheelDirection } from './encode-mouse.js';
+import {
+  isNamedKey,
+  isPrintableKey,
+  type KeyPress,
+  MODIFIERS,
+  type Modifier,
+  suggestKey,
+} from './keys.js';
+
+export const ACTION_TYPES = ['text', 'paste', 'key', 'mouse', 'focus', 'raw', 'wait'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+export const MOUSE_EVENTS = ['click', 'press', 'release', 'wheel'] as const;
+export type MouseEvent = (typeof MOUSE_EVENTS)[number];
+
+/** An action as it arrives: the flat wire shape, after schema validation. */
+export interface WireAction {
+  type: ActionType;
+  text?: string | undefined;
+  key?: string | undefined;
+  modifiers?: Modifier[] | undefined;
+  event?: MouseEvent | undefined;
+  row?: number | undefined;
+  column?: number | undefined;
+  button?: MouseButton | undefined;
+  direction?: WheelDirection | undefined;
+  count?: number | undefined;
+  focused?: boolean | undefined;
+  bytes?: number[] | undefined;
+  durationMs?: number | undefined;
+  settleMs?: number | undefined;
+  settleTimeoutMs?: number | undefined;
+}
+
+export interface Modifiers {
+  readonly ctrl: boolean;
+  readonly alt: boolean;
+  readonly shift: boolean;
+}
+
+export type Action =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'paste'; readonly text: string }
+  | { readonly type: 'key'; readonly press: KeyPress }
+  | {
+      readonly type: 'mouse';
+      readonly event: MouseEvent;
+      readonly row: number;
+      readonly column: number;
+      readonly button: MouseButton;
+      readonly direction: WheelDirection;
+      readonly count: number;
+      readonly modifiers: Modifiers;
+    }
+  | { readonly type: 'focus'; readonly focused: boolean }
+  | { readonly type: 'raw'; readonly bytes: Uint8Array }
+  | { readonly type: 'wait'; readonly durationMs: number }
+  | {
+      readonly type: 'observe';
+      readonly settleMs: number | undefined;
+      readonly settleTimeoutMs: number | undefined;
+    };
+
+/** Fields each type takes besides `type`; required ones first in the message order. */
+const FIELDS: Record<ActionType, { required: string[]; optional: string[] }> = {
+  text: { required: ['text'], optional: [] },
+  paste: { required: ['text'], optional: [] },
+  key: { required: ['key'], optional: ['modifiers'] },
+  mouse: {
+    required: ['event', 'row', 'column'],
+    optional: ['button', 'modifiers', 'direction', 'count'],
+  },
+  focus: { required: ['focused'], optional: [] },
+  raw: { required: ['bytes'], optional: [] },
+  wait: { required: [], optional: ['durationMs', 'settleMs', 'settleTimeoutMs'] },
+};
+
+function actionError(index: number, message: string, code: 'INVALID_ARGUMENT' | 'INVALID_KEY') {
+  return new TerminalError(code, `actions[${index}]: ${message}`, { actionIndex: index });
+}
+
+/** Checks one wire action's fields against its type and returns the typed action. */
+export function parseAction(wire: WireAction, index: number, defaultQuietMs: number): Action {
+  const spec = FIELDS[wire.type];
+  const present = Object.keys(wire).filter(
+    (k) => k !== 'type' && (wire as unknown as Record<string, unknown>)[k] !== undefined,
+  );
+  for (const field of present) {
+    if (!spec.required.includes(field) && !spec.optional.includes(field)) {
+      const allowed = [...spec.required, ...spec.optional];
+      throw actionError(
+        index,
+        `"${field}" does not apply to a ${wire.type} action (it takes ${allowed.length ? allowed.join(', ') : 'no other fields'})`,
+        'INVALID_ARGUMENT',
+      );
+    }
+  }
+  for (const field of spec.required) {
+    if (!present.includes(field)) {
+      throw actionError(index, `a ${wire.type} action needs "${field}"`, 'INVALID_ARGUMENT');
+    }
+  }
+  switch (wire.type) {
+    case 'text':
+    case 'paste':
+      return { type: wire.type, text: checkText(wire.text as string, index) };
+    case 'key':
+      return { type: 'key', press: parseKeyPress(wire.key as string, wire.modifiers, index) };
+    case 'mouse':
+      return parseMouse(wire, index);
+    case 'focus':
+      return { type: 'focus', focused: wire.focused as boolean };
+    case 'raw':
+      return { type: 'raw', bytes: Uint8Array.from(wire.bytes as number[]) };
+    case 'wait':
+      return parseWait(wire, index, defaultQuietMs);
+    default:
+      return wire.type satisfies never;
+  }
+}
+
+function checkText(text: string, index: number): string {
+  if (!text.isWellFormed()) {
+    throw actionError(
+      index,
+      'text holds a lone UTF-16 surrogate, which is not valid Unicode; send the character as a whole or use raw bytes',
+      'INVALID_ARGUMENT',
+    );
+  }
+  return text;
+}
+
+export function parseModifiers(
+  modifiers: readonly Modifier[] | undefined,
+  index: number,
+): Modifiers {
+  const list = modifiers ?? [];
+  const seen = new Set<string>();
+  for (const m of list) {
+    if (seen.has(m)) throw actionError(index, `modifier "${m}" is listed twice`, 'INVALID_KEY');
+    if (!(MODIFIERS as readonly string[]).includes(m)) {
+      throw actionError(index, `unknown modifier "${m}" (use Ctrl, Alt, Shift)`, 'INVALID_KEY');
+    }
+    seen.add(m);
+  }
+  return { ctrl: seen.has('Ctrl'), alt: seen.has('Alt'), shift: seen.has('Shift') };
+}
+
+function parseKeyPress(key: string, modifiers: Modifier[] | undefined, index: number): KeyPress {
+  if (!isNamedKey(key) && !isPrintableKey(key)) {
+    const hint = suggestKey(key);
+    const more = hint
+      ? `; did you mean "${hint}"?`
+      : key.length > 1
+        ? '; to type text use a text action'
+        : '; use a text action for non-ASCII characters';
+    throw actionError(index, `unknown key "${key}"${more}`, 'INVALID_KEY');
+  }
+  return { key: key === 'Space' ? ' ' : key, ...parseModifiers(modifiers, index) };
+}
+
+function parseMouse(wire: WireAction, index: number): Action {
+  const event = wire.event as MouseEvent;
+  if (event !== 'wheel' && (wire.direction !== undefined || wire.count !== undefined)) {
+    throw actionError(
+      index,
+      `"direction" and "count" apply to wheel events only`,
+      'INVALID_ARGUMENT',
+    );
+  }
+  if (event === 'wheel' && wire.button !== undefined) {
+    throw actionError(index, `"button" does not apply to wheel events`, 'INVALID_ARGUMENT');
+  }
+  if (event === 'wheel' && wire.direction === undefined) {
+    throw actionError(
+      index,
+      `a wheel event needs "direction" (up, down, left or right)`,
+      'INVALID_ARGUMENT',
+    );
+  }
+  return {
+    type: 'mouse',
+    event,
+    row: wire.row as number,
+    column: wire.column as number,
+    button: wire.button ?? 'left',
+    direction: wire.direction ?? 'up',
+    count: wire.count ?? 1,
+    modifiers: parseModifiers(wire.modifiers, index),
+  };
+}
+
+function parseWait(wire: WireAction, index: number, defaultQuietMs: number): Action {
+  const observing = wire.settleMs !== undefined || wire.settleTimeoutMs !== undefined;
+  if (wire.durationMs !== undefined) {
+    if (observing) {
+      throw actionError(
+        index,
+        'a wait takes either durationMs (a fixed pause) or settleMs/settleTimeoutMs (an observation), not both',
+        'INVALID_ARGUMENT',
+      );
+    }
+    return { type: 'wait', durationMs: wire.durationMs };
+  }
+  checkSettleTiming(wire.settleMs, wire.settleTimeoutMs, defaultQuietMs, `actions[${index}]: `);
+  return { type: 'observe', settleMs: wire.settleMs, settleTimeoutMs: wire.settleTimeoutMs };
+}
+
+/** A strict deadline shorter than the quiet interval it must contain can never be met. */
+export function checkSettleTiming(
+  settleMs: number | undefined,
+  settleTimeoutMs: number | undefined,
+  defaultQuietMs: number,
+  prefix = '',
+): void {
+  const quietMs = settleMs ?? defaultQuietMs;
+  if (settleTimeoutMs !== undefined && settleTimeoutMs < quietMs) {
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      settleMs === undefined
+        ? `${prefix}settleTimeoutMs (${settleTimeoutMs}) is shorter than the default quiet interval (${quietMs} ms); pass a smaller settleMs too`
+        : `${prefix}settleTimeoutMs (${settleTimeoutMs}) must be at least settleMs (${settleMs})`,
+      { settleMs, settleTimeoutMs },
+    );
+  }
+}
+
+/** UTF-8 bytes of text, paste and raw payloads in a batch. */
+export function payloadBytes(actions: readonly Action[]): number {
+  let total = 0;
+  for (const a of actions) {
+    if (a.type === 'text' || a.type === 'paste') total += Buffer.byteLength(a.text, 'utf8');
+    else if (a.type === 'raw') total += a.bytes.length;
+  }
+  return total;
+}

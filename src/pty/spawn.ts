@@ -1,0 +1,233 @@
+/**
+ * The PTY: node-pty's adapter, and the only import of node-pty. Delivers every byte a program
+ * wrote before its exit is reported (see spec/tools.md, "Nothing printed is lost"): it holds the
+ * terminal's slave side open so the master never sees an early hangup, notices the program's
+ * exit by polling its pid, then writes a drain marker through the slave and reports the exit only
+ * once the marker has come back out of the master.
+ */
+import { closeSync, constants, openSync, write as writeFd } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import * as nodePty from 'node-pty';
+import { TerminalError } from '../errors.js';
+import { createDrainMarker, type DrainMarker } from './drain-marker.js';
+import { checkSpawnable } from './spawnable.js';
+
+export interface SpawnOptions {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cols: number;
+  readonly rows: number;
+}
+
+export interface PtyExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+export interface PtyEvents {
+  /** Output, in order; never called after onExit. */
+  onData(chunk: Uint8Array): void;
+  onExit(exit: PtyExit): void;
+}
+
+export interface PtyHandle {
+  readonly pid: number;
+  /** Path of the terminal's slave device, e.g. /dev/pts/3. */
+  readonly ttyPath: string;
+  readonly hasExited: boolean;
+  write(data: Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  /** Flow control: stop reading (the program blocks once the kernel buffer fills). */
+  pause(): void;
+  resume(): void;
+  /** Stops reading and releases the descriptors; processes are ended elsewhere. */
+  dispose(): void;
+}
+
+/** How often the program's pid is checked for exit. */
+const EXIT_POLL_MS = 8;
+/** After the exit, how long to wait for the drain marker before giving up on it. */
+const DRAIN_TIMEOUT_MS = 400;
+
+export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
+  checkSpawnable(options.file, options.cwd, options.env);
+  let pty: nodePty.IPty;
+  try {
+    pty = nodePty.spawn(options.file, [...options.args], {
+      name: options.env.TERM ?? 'xterm-256color',
+      cols: options.cols,
+      rows: options.rows,
+      cwd: options.cwd,
+      env: { ...options.env },
+      encoding: null,
+    });
+  } catch (err) {
+    throw new TerminalError(
+      'SPAWN_FAILED',
+      `could not start "${options.file}": ${(err as Error).message}`,
+      { file: options.file, cwd: options.cwd },
+      { cause: err },
+    );
+  }
+  return new NodePtyHandle(pty, events);
+}
+
+class NodePtyHandle implements PtyHandle {
+  readonly pid: number;
+  readonly ttyPath: string;
+  private _slaveFd: number | undefined;
+  private _exited = false;
+  private _disposed = false;
+  private _paused = false;
+  private _leaderGone = false;
+  private _marker: DrainMarker | undefined;
+  private readonly _poll: NodeJS.Timeout;
+  private _drainTimer: NodeJS.Timeout | undefined;
+  private readonly _subscriptions: nodePty.IDisposable[];
+
+  constructor(
+    private readonly _pty: nodePty.IPty,
+    private readonly _events: PtyEvents,
+  ) {
+    this.pid = _pty.pid;
+    this.ttyPath = (_pty as unknown as { ptsName?: string }).ptsName ?? '';
+    this._slaveFd = openSlave(this.ttyPath);
+    this._subscriptions = [
+      _pty.onData((data) => this._onData(data as unknown as Buffer)),
+      _pty.onExit(({ exitCode, signal }) => this._onExit(exitCode, signal)),
+    ];
+    this._poll = setInterval(() => this._checkLeader(), EXIT_POLL_MS);
+    this._poll.unref();
+  }
+
+  get hasExited(): boolean {
+    return this._exited;
+  }
+
+  write(data: Uint8Array): void {
+    if (this._exited || this._disposed || data.length === 0) return;
+    this._pty.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this._exited || this._disposed) return;
+    try {
+      this._pty.resize(cols, rows);
+    } catch {
+      // The terminal closed between the exit check and the ioctl; the exit is on its way.
+    }
+  }
+
+  pause(): void {
+    this._paused = true;
+    // Never leave the stream paused once the program is gone: node-pty discards unread output
+    // when it closes the stream after an exit.
+    if (!this._leaderGone) this._pty.pause();
+  }
+
+  resume(): void {
+    this._paused = false;
+    this._pty.resume();
+  }
+
+  dispose(): void {
+    if (this._disposed) return;
+    this._disposed = true;
+    this._stopTimers();
+    this._closeSlave();
+    for (const s of this._subscriptions) s.dispose();
+    if (!this._exited) {
+      (this._pty as unknown as { destroy?: () => void }).destroy?.();
+    }
+  }
+
+  private _onData(chunk: Buffer): void {
+    if (this._disposed || this._exited) return;
+    if (!this._marker) {
+      this._events.onData(chunk);
+      return;
+    }
+    const wasFound = this._marker.found;
+    const scan = this._marker.scan(chunk);
+    for (const piece of scan.chunks) this._events.onData(piece);
+    if (scan.found && !wasFound) this._closeSlave();
+  }
+
+  private _onExit(exitCode: number, signal: number | undefined): void {
+    if (this._exited) return;
+    this._leaderGone = true;
+    this._stopTimers();
+    this._closeSlave();
+    const held = this._marker?.flush();
+    if (held && held.length > 0 && !this._disposed) this._events.onData(held);
+    this._exited = true;
+    if (this._disposed) return;
+    this._events.onExit({
+      exitCode: signal ? null : exitCode,
+      signal: signal ? signalName(signal) : null,
+    });
+  }
+
+  /** Notices the program's exit without waiting for node-pty, which learns of it late. */
+  private _checkLeader(): void {
+    if (this._leaderGone || this._exited) return;
+    try {
+      process.kill(this.pid, 0);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EPERM') return;
+    }
+    this._leaderGone = true;
+    clearInterval(this._poll);
+    if (this._paused) this._pty.resume();
+    this._startDrain();
+  }
+
+  private _startDrain(): void {
+    const fd = this._slaveFd;
+    if (fd === undefined) return;
+    const marker = createDrainMarker();
+    this._marker = marker;
+    writeFd(fd, marker.bytes, (err) => {
+      // EAGAIN: output is stopped (XOFF) or the buffer is full; the timeout below takes over.
+      if (err) this._closeSlave();
+    });
+    this._drainTimer = setTimeout(() => this._closeSlave(), DRAIN_TIMEOUT_MS);
+    this._drainTimer.unref();
+  }
+
+  private _closeSlave(): void {
+    if (this._slaveFd === undefined) return;
+    const fd = this._slaveFd;
+    this._slaveFd = undefined;
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed.
+    }
+  }
+
+  private _stopTimers(): void {
+    clearInterval(this._poll);
+    if (this._drainTimer) clearTimeout(this._drainTimer);
+  }
+}
+
+function openSlave(path: string): number | undefined {
+  if (!path) return undefined;
+  try {
+    return openSync(path, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+}
+
+const SIGNAL_NAMES = new Map<number, string>(
+  Object.entries(osConstants.signals).map(([name, num]) => [num, name]),
+);
+
+function signalName(signal: number): string {
+  return SIGNAL_NAMES.get(signal) ?? `SIG${signal}`;
+}

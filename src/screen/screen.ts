@@ -1,0 +1,171 @@
+/**
+ * The emulated screen of one session: feeds program output to @xterm/headless, knows when what
+ * arrived has been parsed, applies backpressure while parsing lags, relays the terminal's replies
+ * to probes, and answers questions about what is visible (grid, history, fingerprint, modes).
+ */
+import { PACKAGE } from '../version.js';
+import { fingerprintScreen } from './fingerprint.js';
+import { installProbeReplies } from './probe-replies.js';
+import { extractHistory, extractScreen, type History, type ScreenGrid } from './snapshot.js';
+import { ModeTracker, type TerminalModes } from './terminal-modes.js';
+import { createTerminal, type IDisposable, type Terminal } from './xterm.js';
+
+export interface ScreenOptions {
+  readonly cols: number;
+  readonly rows: number;
+  readonly scrollback: number;
+  /** Bytes the terminal sends back to the program (probe replies). */
+  readonly onReply: (data: Uint8Array) => void;
+  /** Called with true when unparsed output exceeds the high-water mark, false when drained. */
+  readonly onPressure?: (high: boolean) => void;
+  readonly now?: () => number;
+}
+
+/** Unparsed output at which reading from the PTY pauses, and at which it resumes. */
+const HIGH_WATER_BYTES = 4 * 1024 * 1024;
+const LOW_WATER_BYTES = 1024 * 1024;
+
+export class Screen {
+  private readonly _term: Terminal;
+  private readonly _modes: ModeTracker;
+  private readonly _disposables: IDisposable[];
+  private readonly _now: () => number;
+  private _pendingBytes = 0;
+  private _pressure = false;
+  private _parseCount = 0;
+  private _lastParsedAt: number;
+  private _title = '';
+  private _idleWaiters: (() => void)[] = [];
+  private readonly _listeners = new Set<() => void>();
+  private _disposed = false;
+
+  constructor(private readonly _options: ScreenOptions) {
+    this._now = _options.now ?? (() => performance.now());
+    this._lastParsedAt = this._now();
+    this._term = createTerminal(_options);
+    const replyText = (data: string) => this._reply(Buffer.from(data, 'utf8'));
+    this._modes = new ModeTracker(this._term, replyText, this._now);
+    this._disposables = [
+      ...installProbeReplies(this._term, replyText, PACKAGE.version),
+      this._term.onData(replyText),
+      this._term.onBinary((data) => this._reply(Buffer.from(data, 'latin1'))),
+      this._term.onTitleChange((title) => {
+        this._title = title;
+      }),
+    ];
+  }
+
+  get cols(): number {
+    return this._term.cols;
+  }
+
+  get rows(): number {
+    return this._term.rows;
+  }
+
+  /** Bytes written but not yet parsed. */
+  get pendingBytes(): number {
+    return this._pendingBytes;
+  }
+
+  /** Increments each time a written chunk finishes parsing. */
+  get parseCount(): number {
+    return this._parseCount;
+  }
+
+  /** When the last chunk finished parsing (performance.now() clock). */
+  get lastParsedAt(): number {
+    return this._lastParsedAt;
+  }
+
+  get title(): string {
+    return this._title;
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this._disposed || chunk.length === 0) return;
+    const size = chunk.length;
+    this._pendingBytes += size;
+    if (!this._pressure && this._pendingBytes > HIGH_WATER_BYTES) {
+      this._pressure = true;
+      this._options.onPressure?.(true);
+    }
+    this._term.write(chunk, () => this._parsed(size));
+  }
+
+  /** Resolves once everything written so far has been parsed. */
+  whenParsed(): Promise<void> {
+    if (this._pendingBytes === 0 || this._disposed) return Promise.resolve();
+    return new Promise((resolve) => this._idleWaiters.push(resolve));
+  }
+
+  /** Calls `listener` after each parsed chunk, and on resize; returns an unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this._listeners.add(listener);
+    return () => this._listeners.delete(listener);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this._disposed) return;
+    this._term.resize(cols, rows);
+    this._notify();
+  }
+
+  grid(): ScreenGrid {
+    return extractScreen(this._term);
+  }
+
+  history(lines: number): History {
+    return extractHistory(this._term, lines);
+  }
+
+  fingerprint(): string {
+    return fingerprintScreen(this._term);
+  }
+
+  modes(): TerminalModes {
+    return this._modes.modes();
+  }
+
+  isSynchronizedUpdate(): boolean {
+    return this._modes.isSynchronizedUpdate();
+  }
+
+  dispose(): void {
+    if (this._disposed) return;
+    this._disposed = true;
+    for (const d of this._disposables) d.dispose();
+    this._modes.dispose();
+    this._term.dispose();
+    this._pendingBytes = 0;
+    this._releaseIdleWaiters();
+    this._listeners.clear();
+  }
+
+  private _reply(data: Uint8Array): void {
+    if (!this._disposed) this._options.onReply(data);
+  }
+
+  private _parsed(size: number): void {
+    if (this._disposed) return;
+    this._pendingBytes -= size;
+    this._parseCount++;
+    this._lastParsedAt = this._now();
+    if (this._pressure && this._pendingBytes <= LOW_WATER_BYTES) {
+      this._pressure = false;
+      this._options.onPressure?.(false);
+    }
+    if (this._pendingBytes === 0) this._releaseIdleWaiters();
+    this._notify();
+  }
+
+  private _releaseIdleWaiters(): void {
+    const waiters = this._idleWaiters;
+    this._idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private _notify(): void {
+    for (const listener of this._listeners) listener();
+  }
+}

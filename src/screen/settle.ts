@@ -1,0 +1,154 @@
+/**
+ * Settlement: waits until the visible screen has been quiet for `quietMs`, or the program has
+ * exited and all its output is parsed, or the deadline passes. Visible change is a change of the
+ * screen fingerprint (text, styles, cursor, buffer, size); unparsed output and a synchronized
+ * update in progress are never quiet. The fingerprint is sampled at most once per SAMPLE_MS while
+ * output streams in, so the cost stays flat under a firehose. Rules: spec/tools.md, Settlement.
+ */
+import { cancelledError } from '../errors.js';
+
+export interface SettleSource {
+  fingerprint(): string;
+  /** Increments whenever a chunk of output finishes parsing. */
+  readonly parseCount: number;
+  /** When the most recent chunk finished parsing. */
+  readonly lastParsedAt: number;
+  /** Output received but not parsed yet. */
+  readonly pendingBytes: number;
+  isSynchronizedUpdate(): boolean;
+  /** The program has exited and nothing more can arrive. */
+  isFinal(): boolean;
+  /** Whether the foreground program is blocked reading the terminal, where this is known. */
+  isWaitingForInput?(): boolean;
+  /** Calls `listener` on parsed output, resize and exit; returns an unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+}
+
+export interface SettleOptions {
+  readonly quietMs: number;
+  /** Deadline, from the start of the observation. */
+  readonly timeoutMs: number;
+  /** Quiet that suffices once the program is known to wait for input. */
+  readonly inputGraceMs?: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export type SettleReason = 'quiet' | 'exited' | 'input' | 'timeout';
+
+export interface SettleResult {
+  readonly settled: boolean;
+  readonly reason: SettleReason;
+  readonly elapsedMs: number;
+}
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** Longest gap between fingerprint samples while output is arriving. */
+export const SAMPLE_MS = 16;
+/** How often the input-wait probe is consulted while waiting. */
+export const PROBE_MS = 4;
+
+export function waitForSettle(
+  source: SettleSource,
+  options: SettleOptions,
+  clock: Clock = systemClock,
+): Promise<SettleResult> {
+  return new Promise((resolve, reject) => {
+    const start = clock.now();
+    const deadline = start + options.timeoutMs;
+    const probing = options.inputGraceMs !== undefined && source.isWaitingForInput !== undefined;
+    let fingerprint = source.fingerprint();
+    let seenParses = source.parseCount;
+    let lastChange = start;
+    let lastSample = start;
+    let timer: unknown;
+    let timerAt = Number.POSITIVE_INFINITY;
+    let done = false;
+
+    const finish = (settled: boolean, reason: SettleReason) => {
+      if (done) return;
+      done = true;
+      cleanup();
+      resolve({ settled, reason, elapsedMs: clock.now() - start });
+    };
+    const onAbort = () => {
+      if (done) return;
+      done = true;
+      cleanup();
+      reject(cancelledError(options.signal as AbortSignal));
+    };
+    const cleanup = () => {
+      if (timer !== undefined) clock.clearTimeout(timer);
+      unsubscribe();
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    const schedule = (at: number) => {
+      if (done || at >= timerAt) return;
+      if (timer !== undefined) clock.clearTimeout(timer);
+      timerAt = at;
+      timer = clock.setTimeout(evaluate, Math.max(0, Math.ceil(at - clock.now())));
+    };
+    const sample = (now: number) => {
+      lastSample = now;
+      if (source.parseCount === seenParses) return;
+      seenParses = source.parseCount;
+      const next = source.fingerprint();
+      if (next !== fingerprint) {
+        fingerprint = next;
+        lastChange = Math.max(lastChange, source.lastParsedAt);
+      }
+    };
+    function evaluate() {
+      timer = undefined;
+      timerAt = Number.POSITIVE_INFINITY;
+      if (done) return;
+      const now = clock.now();
+      sample(now);
+      const busy = source.pendingBytes > 0 || source.isSynchronizedUpdate();
+      if (source.isFinal() && source.pendingBytes === 0) return finish(true, 'exited');
+      const quietFor = now - lastChange;
+      if (!busy && quietFor >= options.quietMs) return finish(true, 'quiet');
+      if (
+        probing &&
+        !busy &&
+        quietFor >= (options.inputGraceMs as number) &&
+        source.isWaitingForInput?.()
+      ) {
+        return finish(true, 'input');
+      }
+      if (now >= deadline) return finish(false, 'timeout');
+      let next = busy ? now + SAMPLE_MS : lastChange + options.quietMs;
+      if (probing && !busy) {
+        next = Math.min(
+          next,
+          Math.max(now + PROBE_MS, lastChange + (options.inputGraceMs as number)),
+        );
+      }
+      schedule(Math.min(next, deadline));
+    }
+    const onEvent = () => {
+      if (done) return;
+      const now = clock.now();
+      if (source.isFinal() || now - lastSample >= SAMPLE_MS) {
+        schedule(now);
+      } else {
+        schedule(lastSample + SAMPLE_MS);
+      }
+    };
+
+    const unsubscribe = source.subscribe(onEvent);
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    evaluate();
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * Pure extraction of what the screen shows: exactly `rows` strings, the cursor, and styles as a
+ * legend plus runs of equal style (1-based inclusive columns; default-styled cells get no run).
+ * Compares cell attributes as numbers and only builds a style key at the end of a run, so a
+ * 200x50 screen with a different style on every cell is extracted in a few milliseconds.
+ */
+import { makeTextSafe } from './text-safety.js';
+import { type IBufferCell, isCursorHidden, type Terminal } from './xterm.js';
+
+/** A colour: a palette index (0-255) or an RGB value "#rrggbb". */
+export type Color = number | string;
+
+export interface Style {
+  fg?: Color;
+  bg?: Color;
+  bold?: true;
+  dim?: true;
+  italic?: true;
+  underline?: true;
+  blink?: true;
+  inverse?: true;
+  invisible?: true;
+  strikethrough?: true;
+  overline?: true;
+}
+
+/** [row, startColumn, endColumn, styleId], 1-based, columns inclusive. */
+export type Span = [number, number, number, string];
+
+export interface Cursor {
+  row: number;
+  column: number;
+  visible: boolean;
+}
+
+export interface ScreenGrid {
+  cols: number;
+  rows: number;
+  buffer: 'normal' | 'alternate';
+  screen: string[];
+  cursor: Cursor;
+  styles: Record<string, Style>;
+  spans: Span[];
+}
+
+export interface History {
+  /** Oldest first. */
+  lines: string[];
+  /** Lines of history the normal buffer holds now. */
+  availableLines: number;
+}
+
+const FLAG_NAMES = [
+  'bold',
+  'dim',
+  'italic',
+  'underline',
+  'blink',
+  'inverse',
+  'invisible',
+  'strikethrough',
+  'overline',
+] as const;
+
+const COLOR_MODE_MASK = 0x3000000;
+const CM_P16 = 0x1000000;
+const CM_P256 = 0x2000000;
+const CM_RGB = 0x3000000;
+
+function cellFlags(cell: IBufferCell): number {
+  return (
+    (cell.isBold() ? 1 : 0) |
+    (cell.isDim() ? 2 : 0) |
+    (cell.isItalic() ? 4 : 0) |
+    (cell.isUnderline() ? 8 : 0) |
+    (cell.isBlink() ? 16 : 0) |
+    (cell.isInverse() ? 32 : 0) |
+    (cell.isInvisible() ? 64 : 0) |
+    (cell.isStrikethrough() ? 128 : 0) |
+    (cell.isOverline() ? 256 : 0)
+  );
+}
+
+function colorOf(modeAndValue: number): Color | undefined {
+  const mode = modeAndValue & COLOR_MODE_MASK;
+  const value = modeAndValue & 0xffffff;
+  if (mode === CM_P16 || mode === CM_P256) return value;
+  if (mode === CM_RGB) return `#${value.toString(16).padStart(6, '0')}`;
+  return undefined;
+}
+
+function buildStyle(fg: number, bg: number, flags: number): Style {
+  const style: Style = {};
+  const fgColor = colorOf(fg);
+  const bgColor = colorOf(bg);
+  if (fgColor !== undefined) style.fg = fgColor;
+  if (bgColor !== undefined) style.bg = bgColor;
+  for (let i = 0; i < FLAG_NAMES.length; i++) {
+    if (flags & (1 << i)) style[FLAG_NAMES[i] as (typeof FLAG_NAMES)[number]] = true;
+  }
+  return style;
+}
+
+/** Extracts the visible screen of the active buffer. */
+export function extractScreen(term: Terminal): ScreenGrid {
+  const buffer = term.buffer.active;
+  const cols = term.cols;
+  const rows = term.rows;
+  const screen: string[] = new Array(rows);
+  const spans: Span[] = [];
+  const styles: Record<string, Style> = {};
+  const styleIds = new Map<string, string>();
+  let cell: IBufferCell | undefined;
+
+  const styleIdFor = (fg: number, bg: number, flags: number): string => {
+    const key = `${fg}:${bg}:${flags}`;
+    let id = styleIds.get(key);
+    if (id === undefined) {
+      id = `s${styleIds.size + 1}`;
+      styleIds.set(key, id);
+      styles[id] = buildStyle(fg, bg, flags);
+    }
+    return id;
+  };
+
+  for (let y = 0; y < rows; y++) {
+    const line = buffer.getLine(buffer.baseY + y);
+    if (!line) {
+      screen[y] = '';
+      continue;
+    }
+    cell = line.getCell(0, cell) ?? cell;
+    let text = '';
+    let keep = 0; // text length up to the last non-space or styled cell
+    let runStart = 0;
+    let runFg = 0;
+    let runBg = 0;
+    let runFlags = 0;
+    let runStyled = false;
+    const width = Math.min(cols, line.length);
+    for (let x = 0; x < width; x++) {
+      line.getCell(x, cell);
+      const c = cell as IBufferCell;
+      const fgMode = c.getFgColorMode();
+      const bgMode = c.getBgColorMode();
+      const fg = fgMode === 0 ? 0 : fgMode | (c.getFgColor() & 0xffffff);
+      const bg = bgMode === 0 ? 0 : bgMode | (c.getBgColor() & 0xffffff);
+      const flags = cellFlags(c);
+      const styled = (fg & COLOR_MODE_MASK) !== 0 || (bg & COLOR_MODE_MASK) !== 0 || flags !== 0;
+      if (styled !== runStyled || fg !== runFg || bg !== runBg || flags !== runFlags) {
+        if (runStyled) spans.push([y + 1, runStart + 1, x, styleIdFor(runFg, runBg, runFlags)]);
+        runStart = x;
+        runFg = fg;
+        runBg = bg;
+        runFlags = flags;
+        runStyled = styled;
+      }
+      const cellWidth = c.getWidth();
+      if (cellWidth === 0) continue; // second half of a wide character
+      const chars = c.getChars();
+      if (chars === '' || chars === ' ' || flags & 64) {
+        text += cellWidth === 2 ? '  ' : ' ';
+        if (styled) keep = text.length;
+      } else {
+        text += chars;
+        keep = text.length;
+      }
+    }
+    if (runStyled) spans.push([y + 1, runStart + 1, width, styleIdFor(runFg, runBg, runFlags)]);
+    screen[y] = makeTextSafe(keep === text.length ? text : text.slice(0, keep));
+  }
+
+  return {
+    cols,
+    rows,
+    buffer: buffer.type,
+    screen,
+    cursor: {
+      row: buffer.cursorY + 1,
+      column: Math.min(buffer.cursorX, cols - 1) + 1,
+      visible: !isCursorHidden(term),
+    },
+    styles,
+    spans,
+  };
+}
+
+/** The last `count` lines of normal-buffer history, oldest first. */
+export function extractHistory(term: Terminal, count: number): History {
+  const normal = term.buffer.normal;
+  const available = normal.baseY;
+  const n = Math.min(count, available);
+  const lines: string[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const line = normal.getLine(available - n + i);
+    lines[i] = line ? makeTextSafe(line.translateToString(true)) : '';
+  }
+  return { lines, availableLines: available };
+}

@@ -1,0 +1,58 @@
+/**
+ * createServer(deps): the MCP server with the six tools wired to a session registry. No process
+ * handling here, so tests can run it over any transport. Uses the SDK's low-level Server so that
+ * agent-tty owns validation and error results: every failure carries a stable code.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import type { LaunchDefaults } from './session/launch.js';
+import type { SessionRegistry } from './session/registry.js';
+import { callTool, findTool, listTools } from './tools/index.js';
+import { PACKAGE } from './version.js';
+
+export interface ServerDeps {
+  readonly registry: SessionRegistry;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly launchDefaults: LaunchDefaults;
+}
+
+export const INSTRUCTIONS = [
+  'agent-tty runs programs in real terminals so you can use interactive and full-screen programs.',
+  'terminal_start runs a command (or a shell) and returns the screen; terminal_input types text, presses keys (Enter, Ctrl+C, arrows…), pastes, clicks and waits, then returns the screen; terminal_snapshot reads the screen again; terminal_close ends the session and all its processes.',
+  'Every result shows the screen once it has settled (quiet for 250 ms by default).',
+  'Close sessions you no longer need: at most 8 are kept.',
+].join(' ');
+
+export function createServer(deps: ServerDeps): Server {
+  const server = new Server(
+    { name: PACKAGE.name, title: 'agent-tty', version: PACKAGE.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const tools = listTools();
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = findTool(request.params.name);
+    if (!tool) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool "${request.params.name}"; the tools are ${tools.map((t) => t.name).join(', ')}`,
+      );
+    }
+    return callTool(tool, request.params.arguments, {
+      registry: deps.registry,
+      config: deps.config,
+      logger: deps.logger,
+      launchDefaults: deps.launchDefaults,
+      signal: extra.signal,
+    });
+  });
+  return server;
+}

@@ -1,0 +1,73 @@
+/**
+ * Turns terminal_start's arguments into what is spawned: the argv (`shell -l -c command`, or an
+ * interactive shell when there is no command), the working directory and the environment
+ * (inherited, minus variables that would confuse a nested terminal, then the caller's overrides,
+ * with TERM fixed). Pure but for the defaults it is given.
+ */
+import { resolve } from 'node:path';
+
+export interface LaunchRequest {
+  readonly command?: string | undefined;
+  readonly shell?: string | undefined;
+  readonly login?: boolean | undefined;
+  readonly cwd?: string | undefined;
+  readonly env?: Readonly<Record<string, string | null>> | undefined;
+}
+
+export interface LaunchPlan {
+  readonly file: string;
+  readonly args: string[];
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  /** The command as the caller gave it, or null for an interactive shell. */
+  readonly command: string | null;
+}
+
+export interface LaunchDefaults {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+export const TERM = 'xterm-256color';
+
+/** Inherited variables that describe the server's own terminal, not the new one. */
+const NOT_INHERITED = [
+  'TMUX',
+  'TMUX_PANE',
+  'STY',
+  'WINDOW',
+  'WINDOWID',
+  'TERMCAP',
+  'COLUMNS',
+  'LINES',
+  'TERM_PROGRAM',
+  'TERM_PROGRAM_VERSION',
+  'TERM_SESSION_ID',
+  'VSCODE_INJECTION',
+  'KITTY_WINDOW_ID',
+  'WEZTERM_PANE',
+  'ITERM_SESSION_ID',
+];
+
+export function planLaunch(request: LaunchRequest, defaults: LaunchDefaults): LaunchPlan {
+  const shell = request.shell ?? nonEmpty(defaults.env.SHELL) ?? '/bin/sh';
+  const login = request.login ?? true;
+  const command = request.command ?? null;
+  const args = [...(login ? ['-l'] : []), ...(command !== null ? ['-c', command] : [])];
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(defaults.env)) {
+    if (value !== undefined && !NOT_INHERITED.includes(name)) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(request.env ?? {})) {
+    if (value === null) delete env[name];
+    else env[name] = value;
+  }
+  env.TERM = TERM;
+  const cwd = resolve(defaults.cwd, request.cwd ?? '.');
+  env.PWD = cwd;
+  return { file: shell, args, cwd, env, command };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

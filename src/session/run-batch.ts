@@ -1,0 +1,198 @@
+/**
+ * Runs a validated batch of input actions against a session, in order, inside the session's
+ * queue. Encodes each key, mouse event and paste for the modes in force when it is sent, pauses
+ * only where a wait action says so, and reports progress (actionsCompleted, inputSent,
+ * failedActionIndex) whether the batch finishes or fails.
+ */
+import { cancelledError, TerminalError, throwIfAborted } from '../errors.js';
+import type { Action } from '../input/actions.js';
+import { encodeKey } from '../input/encode-key.js';
+import { encodeMouse, type MouseReport } from '../input/encode-mouse.js';
+import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
+import type { TerminalModes } from '../screen/terminal-modes.js';
+import type { ObserveOptions, Session } from './session.js';
+
+export interface BatchProgress {
+  actionsCompleted: number;
+  inputSent: boolean;
+}
+
+/** A failure inside a batch, with how far the batch got. */
+export class BatchError extends Error {
+  constructor(
+    readonly error: TerminalError,
+    readonly progress: BatchProgress,
+    readonly failedActionIndex: number,
+  ) {
+    super(error.message);
+  }
+}
+
+export interface BatchOptions {
+  readonly signal: AbortSignal;
+  /** Timing of observation waits that omit settleMs / settleTimeoutMs. */
+  readonly resolveObserve: (settleMs?: number, settleTimeoutMs?: number) => ObserveOptions;
+}
+
+/**
+ * Checks, before the first byte is sent, everything that can be known in advance: each key can be
+ * encoded in the current keyboard mode, each mouse event is inside the screen and reportable.
+ */
+export function precheckBatch(session: Session, actions: readonly Action[]): void {
+  session.assertRunning();
+  const modes = session.modes();
+  actions.forEach((action, index) => {
+    if (action.type === 'key') {
+      const encoded = encodeKey(action.press, modes);
+      if (!encoded.ok) throw invalidKey(index, encoded.reason);
+    } else if (action.type === 'mouse') {
+      if (action.row > session.rows || action.column > session.cols) {
+        throw new TerminalError(
+          'OUT_OF_BOUNDS',
+          `actions[${index}]: cell (row ${action.row}, column ${action.column}) is outside the ${session.cols}x${session.rows} screen`,
+          { actionIndex: index, cols: session.cols, rows: session.rows },
+        );
+      }
+      for (const report of mouseReports(action)) {
+        const encoded = encodeMouse(report, modes);
+        if (!encoded.ok) throw mouseError(index, encoded.code, encoded.reason);
+      }
+    }
+  });
+}
+
+export async function runBatch(
+  session: Session,
+  actions: readonly Action[],
+  options: BatchOptions,
+): Promise<BatchProgress> {
+  const progress: BatchProgress = { actionsCompleted: 0, inputSent: false };
+  for (let i = 0; i < actions.length; i++) {
+    try {
+      throwIfAborted(options.signal);
+      await runAction(session, actions[i] as Action, i, progress, options);
+      progress.actionsCompleted++;
+    } catch (err) {
+      const error =
+        err instanceof TerminalError
+          ? err
+          : new TerminalError('INTERNAL', `action ${i} failed: ${(err as Error).message}`);
+      throw new BatchError(error, { ...progress }, i);
+    }
+  }
+  return progress;
+}
+
+async function runAction(
+  session: Session,
+  action: Action,
+  index: number,
+  progress: BatchProgress,
+  options: BatchOptions,
+): Promise<void> {
+  const send = (bytes: Uint8Array) => {
+    session.send(bytes);
+    if (bytes.length > 0) progress.inputSent = true;
+  };
+  switch (action.type) {
+    case 'text':
+      session.assertRunning();
+      return send(encodeText(action.text));
+    case 'raw':
+      session.assertRunning();
+      return send(action.bytes);
+    case 'paste':
+      return send(encodePaste(action.text, (await currentModes(session)).bracketedPaste));
+    case 'key': {
+      const encoded = encodeKey(action.press, await currentModes(session));
+      if (!encoded.ok) throw invalidKey(index, encoded.reason);
+      return send(Buffer.from(encoded.bytes, 'latin1'));
+    }
+    case 'mouse':
+      for (const report of mouseReports(action)) {
+        const encoded = encodeMouse(report, await currentModes(session));
+        if (!encoded.ok) throw mouseError(index, encoded.code, encoded.reason);
+        send(encoded.bytes);
+      }
+      return;
+    case 'focus': {
+      const modes = await currentModes(session);
+      if (modes.focusEvents) send(encodeFocus(action.focused));
+      return;
+    }
+    case 'wait':
+      return sleep(action.durationMs, options.signal);
+    case 'observe':
+      await session.observe({
+        ...options.resolveObserve(action.settleMs, action.settleTimeoutMs),
+        signal: options.signal,
+      });
+      return;
+    default:
+      return action satisfies never;
+  }
+}
+
+/** The modes after parsing what has arrived, so an encoding follows the program's latest request. */
+async function currentModes(session: Session): Promise<TerminalModes> {
+  session.assertRunning();
+  if (session.pendingBytes > 0) await session.whenParsed();
+  session.assertRunning();
+  return session.modes();
+}
+
+export function mouseReports(action: Extract<Action, { type: 'mouse' }>): MouseReport[] {
+  const base = {
+    button: action.button,
+    direction: action.direction,
+    row: action.row,
+    column: action.column,
+    ...action.modifiers,
+  };
+  switch (action.event) {
+    case 'press':
+      return [{ ...base, kind: 'press' }];
+    case 'release':
+      return [{ ...base, kind: 'release' }];
+    case 'click':
+      return [
+        { ...base, kind: 'press' },
+        { ...base, kind: 'release' },
+      ];
+    case 'wheel':
+      return Array.from({ length: action.count }, () => ({ ...base, kind: 'wheel' as const }));
+    default:
+      return action.event satisfies never;
+  }
+}
+
+export function invalidKey(index: number, reason: string): TerminalError {
+  return new TerminalError('INVALID_KEY', `actions[${index}]: ${reason}`, { actionIndex: index });
+}
+
+export function mouseError(
+  index: number,
+  code: 'MOUSE_NOT_ENABLED' | 'OUT_OF_BOUNDS' | 'INVALID_ARGUMENT',
+  reason: string,
+): TerminalError {
+  const hint =
+    code === 'MOUSE_NOT_ENABLED'
+      ? '; the program must turn mouse reporting on (for example vim with :set mouse=a)'
+      : '';
+  return new TerminalError(code, `actions[${index}]: ${reason}${hint}`, { actionIndex: index });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(cancelledError(signal));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelledError(signal));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,302 @@
+/**
+ * One terminal session: a program in a PTY, its emulated Screen and its ActionQueue. Lifecycle
+ * running → exited → closed. Reports `exited` only once every byte the program wrote is parsed,
+ * so the first exited snapshot shows its last output. Closing ends every process of the
+ * terminal's session and releases the PTY and the screen.
+ */
+import { TerminalError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
+import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
+import { Screen } from '../screen/screen.js';
+import { type SettleResult, type SettleSource, waitForSettle } from '../screen/settle.js';
+import type { History, ScreenGrid } from '../screen/snapshot.js';
+import type { MouseEncoding, MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
+import { ActionQueue } from './action-queue.js';
+import type { LaunchPlan } from './launch.js';
+
+export type SessionStatus = 'running' | 'exited';
+
+export interface Snapshot extends ScreenGrid {
+  status: SessionStatus;
+  exitCode?: number;
+  signal?: string;
+  mouse: { tracking: MouseTracking; encoding: MouseEncoding };
+  settled: boolean;
+  title?: string;
+  scrollback?: History;
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  command: string | null;
+  cwd: string;
+  cols: number;
+  rows: number;
+  status: SessionStatus;
+  exitCode?: number;
+  signal?: string;
+  pid: number;
+  startedAt: string;
+}
+
+export interface ObserveOptions {
+  readonly quietMs: number;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface SessionDeps {
+  readonly spawn: (options: SpawnOptions, events: PtyEvents) => PtyHandle;
+  readonly terminate: (
+    sid: number,
+    ttyPath: string,
+    options: TerminateOptions,
+  ) => Promise<TerminateReport>;
+  readonly terminateOptions: TerminateOptions;
+  readonly logger: Logger;
+}
+
+export interface SessionSpec {
+  readonly id: string;
+  readonly plan: LaunchPlan;
+  readonly cols: number;
+  readonly rows: number;
+  readonly scrollbackLines: number;
+}
+
+export class Session implements SettleSource {
+  readonly id: string;
+  readonly command: string | null;
+  readonly cwd: string;
+  readonly pid: number;
+  readonly ttyPath: string;
+  readonly startedAt = new Date();
+  readonly queue = new ActionQueue();
+  private readonly _screen: Screen;
+  private readonly _pty: PtyHandle;
+  private _status: SessionStatus = 'running';
+  private _exit: PtyExit | undefined;
+  private _closed = false;
+  private _closing: Promise<void> | undefined;
+  private readonly _exitListeners = new Set<() => void>();
+
+  /** Spawns the program; throws SPAWN_FAILED and leaves nothing behind when it cannot. */
+  constructor(
+    spec: SessionSpec,
+    private readonly _deps: SessionDeps,
+  ) {
+    this.id = spec.id;
+    this.command = spec.plan.command;
+    this.cwd = spec.plan.cwd;
+    let pty: PtyHandle | undefined;
+    this._screen = new Screen({
+      cols: spec.cols,
+      rows: spec.rows,
+      scrollback: spec.scrollbackLines,
+      onReply: (data) => {
+        if (this._status === 'running' && !this._closed) pty?.write(data);
+      },
+      onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
+    });
+    try {
+      pty = _deps.spawn(
+        {
+          file: spec.plan.file,
+          args: spec.plan.args,
+          cwd: spec.plan.cwd,
+          env: spec.plan.env,
+          cols: spec.cols,
+          rows: spec.rows,
+        },
+        {
+          onData: (chunk) => this._screen.write(chunk),
+          onExit: (exit) => this._onExit(exit),
+        },
+      );
+    } catch (err) {
+      this._screen.dispose();
+      throw err;
+    }
+    this._pty = pty;
+    this.pid = pty.pid;
+    this.ttyPath = pty.ttyPath;
+  }
+
+  get status(): SessionStatus {
+    return this._status;
+  }
+
+  get isClosed(): boolean {
+    return this._closed;
+  }
+
+  get cols(): number {
+    return this._screen.cols;
+  }
+
+  get rows(): number {
+    return this._screen.rows;
+  }
+
+  // SettleSource
+  fingerprint(): string {
+    return this._screen.fingerprint();
+  }
+  get parseCount(): number {
+    return this._screen.parseCount;
+  }
+  get lastParsedAt(): number {
+    return this._screen.lastParsedAt;
+  }
+  get pendingBytes(): number {
+    return this._screen.pendingBytes;
+  }
+  isSynchronizedUpdate(): boolean {
+    return this._screen.isSynchronizedUpdate();
+  }
+  isFinal(): boolean {
+    return this._status === 'exited' || this._closed;
+  }
+  subscribe(listener: () => void): () => void {
+    const off = this._screen.subscribe(listener);
+    this._exitListeners.add(listener);
+    return () => {
+      off();
+      this._exitListeners.delete(listener);
+    };
+  }
+
+  modes(): TerminalModes {
+    return this._screen.modes();
+  }
+
+  /** Resolves once output received so far has been parsed (modes are then current). */
+  whenParsed(): Promise<void> {
+    return this._screen.whenParsed();
+  }
+
+  /** Waits for settlement, then captures a snapshot. */
+  async observe(options: ObserveOptions, scrollbackLines = 0): Promise<Snapshot> {
+    this.assertOpen();
+    const result: SettleResult = await waitForSettle(this, options);
+    this.assertOpen();
+    return this.snapshot(result.settled, scrollbackLines);
+  }
+
+  snapshot(settled: boolean, scrollbackLines = 0): Snapshot {
+    const grid = this._screen.grid();
+    const modes = this._screen.modes();
+    const title = this._screen.title;
+    return {
+      status: this._status,
+      ...exitFields(this._exit),
+      ...grid,
+      mouse: { tracking: modes.mouseTracking, encoding: modes.mouseEncoding },
+      settled: settled || this._status === 'exited',
+      ...(title ? { title } : {}),
+      ...(scrollbackLines > 0 ? { scrollback: this._screen.history(scrollbackLines) } : {}),
+    };
+  }
+
+  info(): SessionInfo {
+    const info: SessionInfo = {
+      sessionId: this.id,
+      command: this.command,
+      cwd: this.cwd,
+      cols: this.cols,
+      rows: this.rows,
+      status: this._status,
+      ...exitFields(this._exit),
+      pid: this.pid,
+      startedAt: this.startedAt.toISOString(),
+    };
+    return info;
+  }
+
+  /** Sends bytes to the program; SESSION_EXITED once it has exited. */
+  send(data: Uint8Array): void {
+    this.assertRunning();
+    this._pty.write(data);
+  }
+
+  /** Resizes screen and PTY together, after parsing what arrived at the old size. */
+  async resize(cols: number, rows: number): Promise<void> {
+    this.assertRunning();
+    await this._screen.whenParsed();
+    this.assertRunning();
+    this._screen.resize(cols, rows);
+    this._pty.resize(cols, rows);
+  }
+
+  assertOpen(): void {
+    if (this._closed) {
+      throw new TerminalError('SESSION_CLOSED', `session "${this.id}" was closed`, {
+        sessionId: this.id,
+      });
+    }
+  }
+
+  assertRunning(): void {
+    this.assertOpen();
+    if (this._status === 'exited') {
+      throw new TerminalError(
+        'SESSION_EXITED',
+        `session "${this.id}" has exited${describeExit(this._exit)}; read its final screen with terminal_snapshot, close it with terminal_close, or start a new one`,
+        { ...this.info() },
+      );
+    }
+  }
+
+  /** Cancels pending work, ends every process of the terminal's session, releases everything. */
+  close(): Promise<void> {
+    this._closing ??= this._close();
+    return this._closing;
+  }
+
+  private async _close(): Promise<void> {
+    this._closed = true;
+    this.queue.close(
+      new TerminalError('SESSION_CLOSED', `session "${this.id}" was closed`, {
+        sessionId: this.id,
+      }),
+    );
+    for (const listener of this._exitListeners) listener();
+    try {
+      const report = await this._deps.terminate(
+        this.pid,
+        this.ttyPath,
+        this._deps.terminateOptions,
+      );
+      if (report.survivors.length > 0) {
+        this._deps.logger.warn(
+          `session ${this.id}: ${report.survivors.length} process(es) survived SIGKILL`,
+        );
+      }
+    } finally {
+      this._pty.dispose();
+      this._screen.dispose();
+    }
+  }
+
+  private _onExit(exit: PtyExit): void {
+    void this._screen.whenParsed().then(() => {
+      if (this._closed) return;
+      this._exit = exit;
+      this._status = 'exited';
+      for (const listener of this._exitListeners) listener();
+    });
+  }
+}
+
+function exitFields(exit: PtyExit | undefined): { exitCode?: number; signal?: string } {
+  if (!exit) return {};
+  if (exit.signal) return { signal: exit.signal };
+  return exit.exitCode === null ? {} : { exitCode: exit.exitCode };
+}
+
+function describeExit(exit: PtyExit | undefined): string {
+  if (!exit) return '';
+  if (exit.signal) return ` (killed by ${exit.signal})`;
+  return ` (exit code ${exit.exitCode})`;
+}

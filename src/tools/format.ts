@@ -1,0 +1,96 @@
+/**
+ * The readable text of a result, for clients that show the model text rather than structured
+ * content: a status line, numbered screen rows, the cursor, and compact style runs
+ * (`row: start-end=styleId`) with their legend. Pure.
+ */
+import type { Style } from '../screen/snapshot.js';
+import type { SessionInfo, Snapshot } from '../session/session.js';
+
+const SEPARATOR = '│';
+
+export function formatSnapshot(sessionId: string, s: Snapshot): string {
+  const lines: string[] = [statusLine(sessionId, s)];
+  if (s.title) lines.push(`title: ${JSON.stringify(s.title)}`);
+  const width = String(s.rows).length;
+  if (s.scrollback) {
+    const { lines: history, availableLines } = s.scrollback;
+    lines.push(
+      `scrollback: ${history.length} of ${availableLines} line${availableLines === 1 ? '' : 's'} (oldest first, numbered up to the screen)`,
+    );
+    const numberWidth = Math.max(width, String(history.length).length + 1);
+    history.forEach((text, i) => {
+      lines.push(`${String(i - history.length).padStart(numberWidth)}${SEPARATOR}${text}`);
+    });
+  }
+  lines.push(
+    `screen (${s.cols}x${s.rows}, ${s.buffer} buffer), cursor row ${s.cursor.row} column ${s.cursor.column}${s.cursor.visible ? '' : ' (hidden)'}:`,
+  );
+  s.screen.forEach((text, i) => {
+    lines.push(`${String(i + 1).padStart(width)}${SEPARATOR}${text}`);
+  });
+  if (s.spans.length > 0) {
+    lines.push(`styles: ${formatLegend(s.styles)}`);
+    lines.push(`spans: ${formatSpans(s.spans)}`);
+  }
+  return lines.join('\n');
+}
+
+function statusLine(sessionId: string, s: Snapshot): string {
+  const parts = [`session ${sessionId}`];
+  if (s.status === 'exited') {
+    parts.push(s.signal ? `exited (killed by ${s.signal})` : `exited (exit code ${s.exitCode})`);
+  } else {
+    parts.push('running');
+  }
+  parts.push(s.settled ? 'settled' : 'not settled (still changing at the deadline)');
+  if (s.mouse.tracking !== 'none') parts.push(`mouse ${s.mouse.tracking}/${s.mouse.encoding}`);
+  return parts.join(' · ');
+}
+
+export function formatStyle(style: Style): string {
+  const parts: string[] = [];
+  if (style.fg !== undefined) parts.push(`fg=${style.fg}`);
+  if (style.bg !== undefined) parts.push(`bg=${style.bg}`);
+  for (const [key, value] of Object.entries(style)) {
+    if (value === true) parts.push(key);
+  }
+  return parts.join(',');
+}
+
+function formatLegend(styles: Record<string, Style>): string {
+  return Object.entries(styles)
+    .map(([id, style]) => `${id}=${formatStyle(style)}`)
+    .join(' ');
+}
+
+function formatSpans(spans: Snapshot['spans']): string {
+  const out: string[] = [];
+  let row = -1;
+  let current: string[] = [];
+  for (const [r, start, end, id] of spans) {
+    if (r !== row) {
+      if (current.length) out.push(`${row}: ${current.join(' ')}`);
+      row = r;
+      current = [];
+    }
+    current.push(start === end ? `${start}=${id}` : `${start}-${end}=${id}`);
+  }
+  if (current.length) out.push(`${row}: ${current.join(' ')}`);
+  return out.join('; ');
+}
+
+export function formatSessionList(sessions: readonly SessionInfo[]): string {
+  if (sessions.length === 0) return 'no sessions; start one with terminal_start';
+  return sessions
+    .map((s) => {
+      const status =
+        s.status === 'running'
+          ? 'running'
+          : s.signal
+            ? `exited (killed by ${s.signal})`
+            : `exited (exit code ${s.exitCode})`;
+      const what = s.command === null ? 'interactive shell' : JSON.stringify(s.command);
+      return `${s.sessionId} · ${status} · ${s.cols}x${s.rows} · pid ${s.pid} · ${what} · cwd ${s.cwd}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,117 @@
+/**
+ * The six tools: their list entries (JSON Schema generated from zod) and the call path —
+ * validate strictly (INVALID_ARGUMENT names each offending field), run the handler, shape the
+ * result, guard its size. Every failure becomes an isError result with a stable code.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { TerminalError } from '../errors.js';
+import { toJsonSchema } from './json-schema.js';
+import { errorResult, guardResultSize, successResult, ToolFailure } from './result.js';
+import { terminalClose } from './terminal-close.js';
+import { terminalInput } from './terminal-input.js';
+import { terminalList } from './terminal-list.js';
+import { terminalResize } from './terminal-resize.js';
+import { terminalSnapshot } from './terminal-snapshot.js';
+import { terminalStart } from './terminal-start.js';
+import type { ToolContext, ToolDefinition } from './tool.js';
+
+export const TOOLS: readonly ToolDefinition[] = [
+  terminalStart,
+  terminalInput,
+  terminalSnapshot,
+  terminalResize,
+  terminalList,
+  terminalClose,
+] as unknown as readonly ToolDefinition[];
+
+/** The tools/list entries. */
+export function listTools(): Tool[] {
+  return TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchema(tool.inputSchema, 'input') as Tool['inputSchema'],
+    outputSchema: toJsonSchema(tool.outputSchema, 'output') as Tool['outputSchema'],
+    annotations: tool.annotations,
+  }));
+}
+
+export function findTool(name: string): ToolDefinition | undefined {
+  return TOOLS.find((t) => t.name === name);
+}
+
+export async function callTool(
+  tool: ToolDefinition,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<CallToolResult> {
+  const parsed = tool.inputSchema.safeParse(args ?? {});
+  let result: CallToolResult;
+  if (!parsed.success) {
+    result = errorResult(
+      new ToolFailure(invalidArguments(tool.name, parsed.error), partialFor(tool, args)),
+    );
+  } else {
+    try {
+      result = successResult(await tool.handler(parsed.data, ctx));
+    } catch (err) {
+      result = errorResult(toFailure(err, ctx, tool));
+    }
+  }
+  return guardResultSize(result, ctx.config.maxResultBytes);
+}
+
+/** Identity and zero progress, so a rejected input call still says nothing was sent. */
+function partialFor(tool: ToolDefinition, args: unknown): Record<string, unknown> {
+  const partial: Record<string, unknown> = {};
+  const sessionId = (args as { sessionId?: unknown } | null)?.sessionId;
+  if (typeof sessionId === 'string' && sessionId.length <= 64) partial.sessionId = sessionId;
+  if (tool.name === 'terminal_input') {
+    partial.actionsCompleted = 0;
+    partial.inputSent = false;
+  }
+  return partial;
+}
+
+function toFailure(err: unknown, ctx: ToolContext, tool: ToolDefinition): ToolFailure {
+  if (err instanceof ToolFailure) return err;
+  if (err instanceof TerminalError) return new ToolFailure(err);
+  ctx.logger.error(`${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
+  return new ToolFailure(
+    new TerminalError(
+      'INTERNAL',
+      `internal error in ${tool.name}: ${(err as Error)?.message ?? err}`,
+    ),
+  );
+}
+
+export function invalidArguments(toolName: string, error: z.ZodError): TerminalError {
+  const problems = error.issues.slice(0, 10).map((issue) => {
+    const path = formatPath(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      const keys = (issue as { keys?: string[] }).keys ?? [];
+      return `${path ? `${path}: ` : ''}unknown field${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
+    }
+    return `${path || 'arguments'}: ${issue.message}`;
+  });
+  const more = error.issues.length > 10 ? ` (and ${error.issues.length - 10} more)` : '';
+  return new TerminalError(
+    'INVALID_ARGUMENT',
+    `invalid arguments for ${toolName}: ${problems.join('; ')}${more}; nothing was done`,
+    {
+      issues: error.issues
+        .slice(0, 10)
+        .map((i) => ({ path: formatPath(i.path), message: i.message })),
+    },
+  );
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}

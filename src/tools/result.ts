@@ -1,0 +1,91 @@
+/**
+ * Shapes tool results: success as structured content plus readable text; failure as an isError
+ * result whose structured content still matches the tool's output schema (`error` plus whatever
+ * partial progress applies), so SDK clients read the code without the call throwing. Guards the
+ * serialized size: a result over the limit becomes RESULT_TOO_LARGE, never a dropped connection.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TerminalError } from '../errors.js';
+
+export interface ToolOutcome {
+  readonly structured: Record<string, unknown>;
+  readonly text: string;
+}
+
+/** A failed call, with the fields that still describe what happened (sessionId, progress, snapshot). */
+export class ToolFailure extends Error {
+  constructor(
+    readonly error: TerminalError,
+    readonly partial: Record<string, unknown> = {},
+    readonly partialText = '',
+  ) {
+    super(error.message);
+  }
+}
+
+export function successResult(outcome: ToolOutcome): CallToolResult {
+  return {
+    content: [{ type: 'text', text: outcome.text }],
+    structuredContent: outcome.structured,
+  };
+}
+
+export function errorResult(failure: ToolFailure): CallToolResult {
+  const { error, partial } = failure;
+  const lines = [`${error.code}: ${error.message}`];
+  const progress = describeProgress(partial);
+  if (progress) lines.push(progress);
+  if (failure.partialText) lines.push(failure.partialText);
+  return {
+    isError: true,
+    content: [{ type: 'text', text: lines.join('\n') }],
+    structuredContent: {
+      ...partial,
+      error: { code: error.code, message: error.message, details: { ...error.details } },
+    },
+  };
+}
+
+function describeProgress(partial: Record<string, unknown>): string {
+  if (partial.actionsCompleted === undefined) return '';
+  const parts = [
+    `actionsCompleted: ${partial.actionsCompleted}`,
+    `inputSent: ${partial.inputSent}`,
+  ];
+  if (partial.failedActionIndex !== undefined) {
+    parts.push(`failedActionIndex: ${partial.failedActionIndex}`);
+  }
+  return parts.join(', ');
+}
+
+/** Fields kept when a result is replaced by RESULT_TOO_LARGE: identity and progress. */
+const KEPT_ON_OVERSIZE = ['sessionId', 'actionsCompleted', 'inputSent', 'failedActionIndex'];
+
+export function guardResultSize(result: CallToolResult, limitBytes: number): CallToolResult {
+  const resultBytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
+  if (resultBytes <= limitBytes) return result;
+  const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
+  const partial: Record<string, unknown> = {};
+  for (const key of KEPT_ON_OVERSIZE) {
+    if (structured[key] !== undefined) partial[key] = structured[key];
+  }
+  const details: Record<string, unknown> = { resultBytes, limitBytes };
+  const original = structured.error as { code: string; message: string } | undefined;
+  if (original) {
+    details.originalError = {
+      code: original.code,
+      message: original.message.slice(0, 1024),
+      ...(original.message.length > 1024 ? { messageTruncated: true } : {}),
+    };
+  }
+  return errorResult(
+    new ToolFailure(
+      new TerminalError(
+        'RESULT_TOO_LARGE',
+        `the result would be ${resultBytes} bytes, over the ${limitBytes}-byte limit; request fewer scrollbackLines or resize the terminal smaller, then call terminal_snapshot`,
+        details,
+      ),
+      partial,
+    ),
+  );
+}

@@ -1,0 +1,30 @@
+/** terminal_close: cancel pending work, end every process of the terminal, release it. */
+import { CloseInputSchema, CloseOutputSchema } from './schemas.js';
+import { defineTool } from './tool.js';
+
+export const terminalClose = defineTool({
+  name: 'terminal_close',
+  title: 'Close a terminal',
+  description: [
+    'Close a terminal session: cancel its pending input, end every process it started (hangup, then terminate, then kill; background jobs included) and free it.',
+    'Returns {sessionId, closed} once the processes are gone; an unknown or already closed id returns closed:false.',
+  ].join(' '),
+  annotations: {
+    title: 'Close a terminal',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  inputSchema: CloseInputSchema,
+  outputSchema: CloseOutputSchema,
+  async handler(args, ctx) {
+    const closed = await ctx.registry.close(args.sessionId);
+    return {
+      structured: { sessionId: args.sessionId, closed },
+      text: closed
+        ? `session ${args.sessionId} closed; all its processes have ended`
+        : `session ${args.sessionId} was not open (closed:false)`,
+    };
+  },
+});
