@@ -1,5 +1,5 @@
 /** The package's name and version, read once from package.json next to dist/. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 interface PackageJson {
   name: string;
@@ -7,7 +7,12 @@ interface PackageJson {
 }
 
 function readPackageJson(): PackageJson {
-  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  // dist/version.js in the package; build/src/version.js when compiled with the tests.
+  const url = new URL('../package.json', import.meta.url);
+  const text = readFileSync(
+    existsSync(url) ? url : new URL('../../package.json', import.meta.url),
+    'utf8',
+  );
   const parsed = JSON.parse(text) as Partial<PackageJson>;
   return { name: parsed.name ?? 'agent-tty', version: parsed.version ?? '0.0.0' };
 }

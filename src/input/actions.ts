@@ -209,7 +209,9 @@ function parseWait(wire: WireAction, index: number, defaultQuietMs: number): Act
     }
     return { type: 'wait', durationMs: wire.durationMs };
   }
-  checkSettleTiming(wire.settleMs, wire.settleTimeoutMs, defaultQuietMs, `actions[${index}]: `);
+  checkSettleTiming(wire.settleMs, wire.settleTimeoutMs, defaultQuietMs, `actions[${index}]: `, {
+    actionIndex: index,
+  });
   return { type: 'observe', settleMs: wire.settleMs, settleTimeoutMs: wire.settleTimeoutMs };
 }
 
@@ -219,6 +221,7 @@ export function checkSettleTiming(
   settleTimeoutMs: number | undefined,
   defaultQuietMs: number,
   prefix = '',
+  details: Readonly<Record<string, unknown>> = {},
 ): void {
   const quietMs = settleMs ?? defaultQuietMs;
   if (settleTimeoutMs !== undefined && settleTimeoutMs < quietMs) {
@@ -227,7 +230,7 @@ export function checkSettleTiming(
       settleMs === undefined
         ? `${prefix}settleTimeoutMs (${settleTimeoutMs}) is shorter than the default quiet interval (${quietMs} ms); pass a smaller settleMs too`
         : `${prefix}settleTimeoutMs (${settleTimeoutMs}) must be at least settleMs (${settleMs})`,
-      { settleMs, settleTimeoutMs },
+      { ...details, settleMs, settleTimeoutMs },
     );
   }
 }

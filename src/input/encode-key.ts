@@ -131,14 +131,25 @@ const CTRL_SYMBOLS: Record<string, number> = {
 const ok = (bytes: string): KeyEncoding => ({ ok: true, bytes });
 const refuse = (reason: string): KeyEncoding => ({ ok: false, reason });
 
-const isLetter = (c: string) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+// One character only: "Enter" would otherwise compare as between "A" and "Z".
+const isLetter = (c: string) =>
+  c.length === 1 && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 
 /** Encodes one key press for the program's current keyboard modes. */
 export function encodeKey(press: KeyPress, modes: KeyModes): KeyEncoding {
   if (!isNamedKey(press.key) && !isPrintableKey(press.key)) {
     return refuse(`"${press.key}" is not a key name or a printable ASCII character`);
   }
-  if (modes.kittyKeyboardFlags & 0x1f) return encodeKitty(press, modes);
+  const kitty = modes.kittyKeyboardFlags & 0x1f;
+  if (kitty) {
+    // Without disambiguate, event types or all-keys, kitty keeps the legacy bytes (Escape stays
+    // ESC, Ctrl+a stays ^A) and uses CSI u only for what legacy cannot express.
+    if (!(kitty & (KITTY.disambiguate | KITTY.eventTypes | KITTY.allKeysAsEscapes))) {
+      const legacy = encodeLegacy(press, modes);
+      if (legacy.ok) return legacy;
+    }
+    return encodeKitty(press, modes);
+  }
   const legacy = encodeLegacy(press, modes);
   if (modes.modifyOtherKeys > 0 && isCharLike(press.key)) {
     const wantsExtended = modes.modifyOtherKeys >= 2 ? press.ctrl || press.alt : !legacy.ok;
@@ -256,9 +267,12 @@ export function encodeKitty(given: KeyPress, modes: KeyModes): KeyEncoding {
   if (tilde !== undefined) return ok(`${CSI}${tilde}${mods}~`);
   const keypad = KEYPAD_KEYS[press.key];
   if (keypad) {
-    const typesText = !press.ctrl && !press.alt && !press.shift;
+    // KeypadEnter types no text, so disambiguate reports it as its own key like other non-text keys.
+    const typesText = !hasModifiers(press) && keypad.text !== '\r';
     if (typesText && !allKeys) return ok(keypad.text);
-    return ok(`${CSI}${keypad.kitty}${mods}u`);
+    return ok(
+      csiU(`${keypad.kitty}`, m, typesText && flags & KITTY.associatedText ? keypad.text : ''),
+    );
   }
   const named = CHAR_KEYS[press.key];
   if (named !== undefined && press.key !== 'Space') {
@@ -281,9 +295,12 @@ export function encodeKitty(given: KeyPress, modes: KeyModes): KeyEncoding {
   if (flags & KITTY.alternateKeys && press.shift && shifted !== undefined && shifted !== base) {
     code += `:${shifted.charCodeAt(0)}`;
   }
-  let params = `${code}${mods}`;
-  if (allKeys && flags & KITTY.associatedText && typesText && shifted !== undefined) {
-    params = `${code};${m};${shifted.charCodeAt(0)}`;
-  }
-  return ok(`${CSI}${params}u`);
+  const text = allKeys && flags & KITTY.associatedText && typesText ? (shifted ?? '') : '';
+  return ok(csiU(code, m, text));
+}
+
+/** CSI code ; modifiers ; text u. With text, no modifiers leave the field empty, as kitty sends. */
+function csiU(code: string, m: number, text: string): string {
+  if (!text) return `${CSI}${code}${m > 1 ? `;${m}` : ''}u`;
+  return `${CSI}${code};${m > 1 ? m : ''};${text.charCodeAt(0)}u`;
 }

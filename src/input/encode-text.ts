@@ -15,7 +15,9 @@ export function encodeText(text: string): Uint8Array {
 export function encodePaste(text: string, bracketed: boolean): Uint8Array {
   const normalised = text.replace(/\r\n|\n/g, '\r');
   if (!bracketed) return Buffer.from(normalised, 'utf8');
-  const inner = normalised.split(PASTE_END).join('');
+  // Repeat: removing one marker can join its neighbours into another ("\x1b[20" + marker + "1~").
+  let inner = normalised;
+  while (inner.includes(PASTE_END)) inner = inner.split(PASTE_END).join('');
   return Buffer.from(PASTE_START + inner + PASTE_END, 'utf8');
 }
 

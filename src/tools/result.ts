@@ -74,7 +74,7 @@ export function guardResultSize(result: CallToolResult, limitBytes: number): Cal
   if (original) {
     details.originalError = {
       code: original.code,
-      message: original.message.slice(0, 1024),
+      message: truncateCodeUnits(original.message, 1024),
       ...(original.message.length > 1024 ? { messageTruncated: true } : {}),
     };
   }
@@ -88,4 +88,11 @@ export function guardResultSize(result: CallToolResult, limitBytes: number): Cal
       partial,
     ),
   );
+}
+
+/** The first `max` UTF-16 units of `text`, never ending in half of a surrogate pair. */
+function truncateCodeUnits(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
