@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { type Config, ConfigError, DEFAULT_CONFIG, loadConfig, OPTIONS } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('returns the defaults, frozen, when nothing is given', () => {
+    const config = loadConfig([], {});
+    assert.deepEqual(config, DEFAULT_CONFIG);
+    assert.ok(Object.isFrozen(config));
+  });
+
+  const accepted: [string, string[], Record<string, string>, Partial<Config>][] = [
+    ['env', [], { AGENT_TTY_MAX_SESSIONS: '3' }, { maxSessions: 3 }],
+    [
+      'every env variable',
+      [],
+      {
+        AGENT_TTY_MAX_SESSIONS: '2',
+        AGENT_TTY_COLS: '80',
+        AGENT_TTY_ROWS: '24',
+        AGENT_TTY_SCROLLBACK: '0',
+        AGENT_TTY_LOG_LEVEL: 'debug',
+      },
+      { maxSessions: 2, defaultCols: 80, defaultRows: 24, scrollbackLines: 0, logLevel: 'debug' },
+    ],
+    ['an empty env value is ignored', [], { AGENT_TTY_COLS: '' }, {}],
+    ['flag with a separate value', ['--cols', '100'], {}, { defaultCols: 100 }],
+    ['flag with =value', ['--rows=30'], {}, { defaultRows: 30 }],
+    ['flag overrides env', ['--cols', '90'], { AGENT_TTY_COLS: '80' }, { defaultCols: 90 }],
+    [
+      '=value overrides env',
+      ['--log-level=error'],
+      { AGENT_TTY_LOG_LEVEL: 'info' },
+      { logLevel: 'error' },
+    ],
+    ['the last flag wins', ['--cols=90', '--cols', '91'], {}, { defaultCols: 91 }],
+    [
+      'bounds are inclusive',
+      ['--max-sessions', '64', '--cols=2', '--rows=200'],
+      {},
+      {
+        maxSessions: 64,
+        defaultCols: 2,
+        defaultRows: 200,
+      },
+    ],
+    ['other variables are ignored', [], { COLUMNS: '10', AGENT_TTY_OTHER: 'x' }, {}],
+  ];
+  for (const [name, argv, env, changes] of accepted) {
+    it(name, () => {
+      assert.deepEqual(loadConfig(argv, env), { ...DEFAULT_CONFIG, ...changes });
+    });
+  }
+
+  const rejected: [string, string[], Record<string, string>, RegExp][] = [
+    ['unknown flag', ['--colour'], {}, /unknown option "--colour"/],
+    ['unknown flag with a value', ['--nope=1'], {}, /unknown option "--nope=1"/],
+    ['a positional argument', ['bash'], {}, /unknown option "bash"/],
+    ['a missing value', ['--cols'], {}, /--cols needs a value/],
+    [
+      'not a number',
+      ['--cols', 'wide'],
+      {},
+      /--cols: expected an integer from 2 to 500, got "wide"/,
+    ],
+    ['a fraction', ['--rows=1.5'], {}, /--rows: expected an integer/],
+    ['a negative number', ['--scrollback=-1'], {}, /--scrollback: expected an integer/],
+    ['an empty =value', ['--cols='], {}, /--cols: expected an integer/],
+    ['below the minimum', ['--max-sessions', '0'], {}, /from 1 to 64, got "0"/],
+    ['above the maximum', ['--max-sessions', '65'], {}, /from 1 to 64, got "65"/],
+    ['a bad log level', ['--log-level', 'loud'], {}, /--log-level: expected one of debug, info/],
+    [
+      'a bad env value names the variable',
+      [],
+      { AGENT_TTY_ROWS: 'x' },
+      /^AGENT_TTY_ROWS: expected/,
+    ],
+  ];
+  for (const [name, argv, env, message] of rejected) {
+    it(`rejects ${name}`, () => {
+      assert.throws(
+        () => loadConfig(argv, env),
+        (err) =>
+          err instanceof ConfigError && err.name === 'ConfigError' && message.test(err.message),
+      );
+    });
+  }
+
+  it('has a flag, an AGENT_TTY_ variable and help for every option', () => {
+    for (const option of OPTIONS) {
+      assert.match(option.flag, /^--[a-z-]+$/);
+      assert.match(option.env, /^AGENT_TTY_[A-Z_]+$/);
+      assert.ok(option.key in DEFAULT_CONFIG);
+      assert.ok(option.help.length > 0);
+    }
+  });
+});

@@ -1,0 +1,272 @@
+// parseAction: each type takes exactly its own fields; keys and modifiers are checked with
+// suggestions; waits are either a pause or an observation. Plus checkSettleTiming and payloadBytes.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TerminalError } from '../../../src/errors.js';
+import {
+  type Action,
+  checkSettleTiming,
+  parseAction,
+  parseModifiers,
+  payloadBytes,
+  type WireAction,
+} from '../../../src/input/actions.js';
+import type { Modifier } from '../../../src/input/keys.js';
+
+const QUIET_MS = 100;
+const parse = (wire: WireAction, index = 0) => parseAction(wire, index, QUIET_MS);
+const NO_MODS = { ctrl: false, alt: false, shift: false };
+
+/** Asserts parse(wire) throws a TerminalError: this code, the message, details.actionIndex. */
+function rejects(wire: WireAction, code: string, message: RegExp, index = 0): void {
+  assert.throws(
+    () => parse(wire, index),
+    (err: unknown) => {
+      assert.ok(err instanceof TerminalError, `not a TerminalError: ${err}`);
+      assert.equal(err.code, code);
+      assert.match(err.message, message);
+      assert.equal(err.details.actionIndex, index);
+      return true;
+    },
+  );
+}
+
+const key = (k: string, mods: Partial<typeof NO_MODS> = {}): Action => ({
+  type: 'key',
+  press: { key: k, ...NO_MODS, ...mods },
+});
+const MOUSE = {
+  type: 'mouse',
+  button: 'left',
+  direction: 'up',
+  count: 1,
+  modifiers: NO_MODS,
+} as const;
+
+describe('parseAction: accepted actions', () => {
+  const rows: readonly (readonly [string, WireAction, Action])[] = [
+    ['text', { type: 'text', text: 'héllo 🙂' }, { type: 'text', text: 'héllo 🙂' }],
+    ['paste', { type: 'paste', text: 'a\nb' }, { type: 'paste', text: 'a\nb' }],
+    ['key', { type: 'key', key: 'Enter' }, key('Enter')],
+    ['key Space → " "', { type: 'key', key: 'Space' }, key(' ')],
+    [
+      'key Ctrl+Shift',
+      { type: 'key', key: 'c', modifiers: ['Ctrl', 'Shift'] },
+      key('c', { ctrl: true, shift: true }),
+    ],
+    ['key, empty modifiers', { type: 'key', key: 'x', modifiers: [] }, key('x')],
+    [
+      'mouse click defaults',
+      { type: 'mouse', event: 'click', row: 3, column: 7 },
+      { ...MOUSE, event: 'click', row: 3, column: 7 },
+    ],
+    [
+      'mouse press, right, Alt',
+      { type: 'mouse', event: 'press', row: 1, column: 2, button: 'right', modifiers: ['Alt'] },
+      {
+        ...MOUSE,
+        event: 'press',
+        row: 1,
+        column: 2,
+        button: 'right',
+        modifiers: { ...NO_MODS, alt: true },
+      },
+    ],
+    [
+      'mouse wheel',
+      { type: 'mouse', event: 'wheel', row: 4, column: 4, direction: 'down', count: 3 },
+      { ...MOUSE, event: 'wheel', row: 4, column: 4, direction: 'down', count: 3 },
+    ],
+    ['focus', { type: 'focus', focused: false }, { type: 'focus', focused: false }],
+    [
+      'raw',
+      { type: 'raw', bytes: [27, 91, 65] },
+      { type: 'raw', bytes: Uint8Array.from([27, 91, 65]) },
+    ],
+    ['wait durationMs', { type: 'wait', durationMs: 250 }, { type: 'wait', durationMs: 250 }],
+    [
+      'wait observe',
+      { type: 'wait' },
+      { type: 'observe', settleMs: undefined, settleTimeoutMs: undefined },
+    ],
+    [
+      'wait settle',
+      { type: 'wait', settleMs: 50, settleTimeoutMs: 2000 },
+      { type: 'observe', settleMs: 50, settleTimeoutMs: 2000 },
+    ],
+    [
+      'undefined fields are absent',
+      { type: 'text', text: 'x', key: undefined },
+      { type: 'text', text: 'x' },
+    ],
+  ];
+  for (const [name, wire, want] of rows) it(name, () => assert.deepEqual(parse(wire), want));
+});
+
+describe('parseAction: fields must belong to the type', () => {
+  const rows: readonly (readonly [WireAction, RegExp])[] = [
+    [
+      { type: 'text', text: 'x', key: 'a' },
+      /"key" does not apply to a text action \(it takes text\)/,
+    ],
+    [
+      { type: 'paste', text: 'x', modifiers: ['Ctrl'] },
+      /"modifiers" does not apply to a paste action/,
+    ],
+    [
+      { type: 'key', key: 'a', text: 'a' },
+      /"text" does not apply to a key action \(it takes key, modifiers\)/,
+    ],
+    [
+      { type: 'mouse', event: 'click', row: 1, column: 1, key: 'a' },
+      /"key" does not apply to a mouse action/,
+    ],
+    [{ type: 'focus', focused: true, bytes: [1] }, /"bytes" does not apply to a focus action/],
+    [{ type: 'raw', bytes: [1], durationMs: 5 }, /"durationMs" does not apply to a raw action/],
+    [{ type: 'wait', focused: true }, /"focused" does not apply to a wait action/],
+  ];
+  for (const [wire, message] of rows) {
+    it(`${wire.type} rejects ${message.source.split('"')[1]}`, () =>
+      rejects(wire, 'INVALID_ARGUMENT', message));
+  }
+  const missing: readonly (readonly [WireAction, string])[] = [
+    [{ type: 'text' }, 'text'],
+    [{ type: 'paste' }, 'text'],
+    [{ type: 'key' }, 'key'],
+    [{ type: 'mouse', row: 1, column: 1 }, 'event'],
+    [{ type: 'mouse', event: 'click', column: 1 }, 'row'],
+    [{ type: 'mouse', event: 'click', row: 1 }, 'column'],
+    [{ type: 'focus' }, 'focused'],
+    [{ type: 'raw' }, 'bytes'],
+  ];
+  for (const [wire, field] of missing) {
+    it(`${wire.type} needs ${field}`, () =>
+      rejects(wire, 'INVALID_ARGUMENT', new RegExp(`a ${wire.type} action needs "${field}"`)));
+  }
+  it('the error names the action index', () =>
+    rejects({ type: 'text' }, 'INVALID_ARGUMENT', /^actions\[4\]: /, 4));
+});
+
+describe('parseAction: keys and modifiers', () => {
+  const unknown: readonly (readonly [string, RegExp])[] = [
+    ['enter', /unknown key "enter"; did you mean "Enter"\?/],
+    ['esc', /did you mean "Escape"/],
+    ['Return', /did you mean "Enter"/],
+    ['pgdn', /did you mean "PageDown"/],
+    ['arrowup', /did you mean "Up"/],
+    ['f5', /did you mean "F5"/],
+    ['hello', /unknown key "hello"; to type text use a text action/],
+    ['é', /use a text action for non-ASCII characters/],
+    ['', /unknown key ""/],
+  ];
+  for (const [key, message] of unknown) {
+    it(`key ${JSON.stringify(key)} → INVALID_KEY`, () =>
+      rejects({ type: 'key', key }, 'INVALID_KEY', message));
+  }
+  it('a modifier listed twice → INVALID_KEY', () =>
+    rejects(
+      { type: 'key', key: 'a', modifiers: ['Ctrl', 'Ctrl'] },
+      'INVALID_KEY',
+      /modifier "Ctrl" is listed twice/,
+    ));
+  it('an unknown modifier → INVALID_KEY', () =>
+    rejects(
+      { type: 'key', key: 'a', modifiers: ['Meta' as Modifier] },
+      'INVALID_KEY',
+      /unknown modifier "Meta"/,
+    ));
+  it('mouse modifiers are checked the same way', () =>
+    rejects(
+      { type: 'mouse', event: 'click', row: 1, column: 1, modifiers: ['Shift', 'Shift'] },
+      'INVALID_KEY',
+      /listed twice/,
+    ));
+  it('parseModifiers maps the list to flags', () =>
+    assert.deepEqual(parseModifiers(['Shift', 'Alt'], 0), { ctrl: false, alt: true, shift: true }));
+});
+
+describe('parseAction: text, mouse and wait checks', () => {
+  const M = { type: 'mouse', row: 1, column: 1 } as const;
+  const rows: readonly (readonly [string, WireAction, RegExp])[] = [
+    ['text with a lone surrogate', { type: 'text', text: 'a\ud83d' }, /lone UTF-16 surrogate/],
+    ['paste with a lone surrogate', { type: 'paste', text: '\udc00b' }, /lone UTF-16 surrogate/],
+    ['direction on a click', { ...M, event: 'click', direction: 'up' }, /wheel events only/],
+    ['count on a press', { ...M, event: 'press', count: 2 }, /wheel events only/],
+    [
+      'button on a wheel',
+      { ...M, event: 'wheel', direction: 'up', button: 'left' },
+      /"button" does not apply/,
+    ],
+    ['a wheel without direction', { ...M, event: 'wheel' }, /a wheel event needs "direction"/],
+    [
+      'wait durationMs and settleMs',
+      { type: 'wait', durationMs: 10, settleMs: 10 },
+      /either durationMs .* not both/,
+    ],
+    [
+      'wait durationMs and settleTimeoutMs',
+      { type: 'wait', durationMs: 1, settleTimeoutMs: 500 },
+      /not both/,
+    ],
+    [
+      'settleTimeoutMs under the default quiet',
+      { type: 'wait', settleTimeoutMs: 50 },
+      /^actions\[0\]: .*\(100 ms\)/,
+    ],
+    [
+      'settleTimeoutMs under settleMs',
+      { type: 'wait', settleMs: 300, settleTimeoutMs: 200 },
+      /at least settleMs/,
+    ],
+  ];
+  for (const [name, wire, message] of rows)
+    it(name, () => rejects(wire, 'INVALID_ARGUMENT', message));
+  it('a wait timing error carries its action index (for failedActionIndex)', () =>
+    rejects(
+      { type: 'wait', settleMs: 300, settleTimeoutMs: 200 },
+      'INVALID_ARGUMENT',
+      /^actions\[2\]: /,
+      2,
+    ));
+});
+
+describe('checkSettleTiming', () => {
+  const ok: readonly (readonly [number | undefined, number | undefined])[] = [
+    [undefined, undefined],
+    [50, undefined],
+    [undefined, 100],
+    [200, 200],
+    [10, 50],
+  ];
+  for (const [settleMs, timeoutMs] of ok) {
+    it(`settleMs ${settleMs}, settleTimeoutMs ${timeoutMs} → accepted`, () =>
+      assert.doesNotThrow(() => checkSettleTiming(settleMs, timeoutMs, QUIET_MS)));
+  }
+  it('a timeout shorter than settleMs → INVALID_ARGUMENT with both values', () =>
+    assert.throws(() => checkSettleTiming(300, 200, QUIET_MS), {
+      code: 'INVALID_ARGUMENT',
+      message: /settleTimeoutMs \(200\) must be at least settleMs \(300\)/,
+      details: { settleMs: 300, settleTimeoutMs: 200 },
+    }));
+  it('a timeout shorter than the default quiet interval suggests a smaller settleMs', () =>
+    assert.throws(() => checkSettleTiming(undefined, 99, QUIET_MS, 'x: '), {
+      code: 'INVALID_ARGUMENT',
+      message:
+        /^x: settleTimeoutMs \(99\) is shorter than the default quiet interval \(100 ms\); pass a smaller settleMs/,
+    }));
+});
+
+describe('payloadBytes', () => {
+  it('counts UTF-8 bytes of text and paste, and raw bytes; nothing else', () => {
+    const actions = [
+      { type: 'text', text: 'é🙂' }, // 2 + 4
+      { type: 'paste', text: 'abc' }, // 3
+      { type: 'raw', bytes: Uint8Array.from([1, 2]) }, // 2
+      key('Enter'),
+      { type: 'focus', focused: true },
+      { type: 'wait', durationMs: 5 },
+    ] as const satisfies readonly Action[];
+    assert.equal(payloadBytes(actions), 11);
+  });
+  it('an empty batch is 0', () => assert.equal(payloadBytes([]), 0));
+});

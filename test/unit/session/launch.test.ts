@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  type LaunchDefaults,
+  type LaunchRequest,
+  planLaunch,
+  TERM,
+} from '../../../src/session/launch.js';
+
+const DEFAULTS: LaunchDefaults = {
+  cwd: '/home/user/project',
+  env: {
+    HOME: '/home/user',
+    PATH: '/usr/bin:/bin',
+    SHELL: '/bin/bash',
+    TERM: 'screen-256color',
+    LANG: 'C.UTF-8',
+    TMUX: '/tmp/tmux-1000/default,123,0',
+    TMUX_PANE: '%1',
+    STY: '42.pts-0',
+    COLUMNS: '80',
+    LINES: '24',
+    TERM_PROGRAM: 'vscode',
+    TERM_PROGRAM_VERSION: '1.0',
+    KITTY_WINDOW_ID: '1',
+    WEZTERM_PANE: '0',
+    ITERM_SESSION_ID: 'w0t0p0',
+    UNSET: undefined,
+  },
+};
+
+function plan(request: LaunchRequest, defaults: LaunchDefaults = DEFAULTS) {
+  return planLaunch(request, defaults);
+}
+
+describe('planLaunch argv', () => {
+  const cases: [string, LaunchRequest, LaunchDefaults, string, string[]][] = [
+    [
+      'a command in a login shell',
+      { command: 'ls -la' },
+      DEFAULTS,
+      '/bin/bash',
+      ['-l', '-c', 'ls -la'],
+    ],
+    ['login: false', { command: 'ls', login: false }, DEFAULTS, '/bin/bash', ['-c', 'ls']],
+    ['an interactive shell without a command', {}, DEFAULTS, '/bin/bash', ['-l']],
+    ['an interactive non-login shell', { login: false }, DEFAULTS, '/bin/bash', []],
+    [
+      'an explicit shell',
+      { command: 'x', shell: '/bin/zsh' },
+      DEFAULTS,
+      '/bin/zsh',
+      ['-l', '-c', 'x'],
+    ],
+    [
+      'no $SHELL: /bin/sh',
+      { command: 'x' },
+      { ...DEFAULTS, env: { PATH: '/bin' } },
+      '/bin/sh',
+      ['-l', '-c', 'x'],
+    ],
+    ['an empty $SHELL: /bin/sh', {}, { ...DEFAULTS, env: { SHELL: '' } }, '/bin/sh', ['-l']],
+    [
+      'a command with quotes and newlines kept verbatim',
+      { command: `echo 'a b'\necho "$HOME"` },
+      DEFAULTS,
+      '/bin/bash',
+      ['-l', '-c', `echo 'a b'\necho "$HOME"`],
+    ],
+  ];
+  for (const [name, request, defaults, file, args] of cases) {
+    it(name, () => {
+      const result = plan(request, defaults);
+      assert.equal(result.file, file);
+      assert.deepEqual(result.args, args);
+      assert.equal(result.command, request.command ?? null);
+    });
+  }
+});
+
+describe('planLaunch environment', () => {
+  it('inherits the environment minus variables of the outer terminal', () => {
+    const { env } = plan({});
+    assert.deepEqual(env, {
+      HOME: '/home/user',
+      PATH: '/usr/bin:/bin',
+      SHELL: '/bin/bash',
+      TERM,
+      LANG: 'C.UTF-8',
+      PWD: '/home/user/project',
+    });
+  });
+
+  it('forces TERM to xterm-256color, even over the caller', () => {
+    assert.equal(TERM, 'xterm-256color');
+    assert.equal(plan({ env: { TERM: 'dumb' } }).env.TERM, TERM);
+    assert.equal(plan({ env: { TERM: null } }).env.TERM, TERM);
+  });
+
+  it('applies overrides, and null deletes a variable', () => {
+    const { env } = plan({ env: { LANG: 'en_US.UTF-8', FOO: 'bar', HOME: null, NOT_THERE: null } });
+    assert.equal(env.LANG, 'en_US.UTF-8');
+    assert.equal(env.FOO, 'bar');
+    assert.equal('HOME' in env, false);
+    assert.equal('NOT_THERE' in env, false);
+  });
+
+  it('lets the caller set a variable that is not inherited', () => {
+    assert.equal(plan({ env: { TMUX: 'mine', COLUMNS: '132' } }).env.TMUX, 'mine');
+    assert.equal(plan({ env: { COLUMNS: '132' } }).env.COLUMNS, '132');
+  });
+
+  it('does not change the defaults it was given', () => {
+    const before = JSON.stringify(DEFAULTS);
+    plan({ env: { PATH: null, NEW: '1' } });
+    assert.equal(JSON.stringify(DEFAULTS), before);
+  });
+});
+
+describe('planLaunch cwd', () => {
+  const cases: [string, string | undefined, string][] = [
+    ['default', undefined, '/home/user/project'],
+    ['absolute', '/tmp', '/tmp'],
+    ['relative', 'src/lib', '/home/user/project/src/lib'],
+    ['parent', '../other', '/home/user/other'],
+    ['normalized', '/tmp//a/./b/..', '/tmp/a'],
+  ];
+  for (const [name, cwd, expected] of cases) {
+    it(`${name}: ${cwd ?? '(none)'} -> ${expected}`, () => {
+      const result = plan({ cwd });
+      assert.equal(result.cwd, expected);
+      assert.equal(result.env.PWD, expected);
+    });
+  }
+});

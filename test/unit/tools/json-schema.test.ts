@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { listTools } from '../../../src/tools/index.js';
+import { findComposites, toJsonSchema } from '../../../src/tools/json-schema.js';
+
+type Node = Record<string, unknown>;
+
+/** Every object schema in `node` with its JSON pointer: a `type` of "object" or `properties`. */
+function objectSchemas(node: unknown, path = ''): [string, Node][] {
+  if (Array.isArray(node)) return node.flatMap((n, i) => objectSchemas(n, `${path}/${i}`));
+  if (node === null || typeof node !== 'object') return [];
+  const schema = node as Node;
+  const type = schema.type;
+  const isObject =
+    type === 'object' || (Array.isArray(type) && type.includes('object')) || 'properties' in schema;
+  const found: [string, Node][] = isObject ? [[path, schema]] : [];
+  for (const [key, value] of Object.entries(schema)) {
+    found.push(...objectSchemas(value, `${path}/${key}`));
+  }
+  return found;
+}
+
+describe('tools/list input schemas', () => {
+  const tools = listTools();
+
+  it('lists the six tools', () => {
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [
+        'terminal_start',
+        'terminal_input',
+        'terminal_snapshot',
+        'terminal_resize',
+        'terminal_list',
+        'terminal_close',
+      ],
+    );
+  });
+
+  for (const tool of tools) {
+    describe(tool.name, () => {
+      it('is a top-level object schema', () => {
+        assert.equal(tool.inputSchema.type, 'object');
+        assert.equal(tool.outputSchema?.type, 'object');
+      });
+
+      it('has no anyOf, oneOf, allOf or $ref', () => {
+        assert.deepEqual(findComposites(tool.inputSchema), []);
+      });
+
+      it('closes every object with additionalProperties: false', () => {
+        // A record (terminal_start's env) has no properties: its additionalProperties is the
+        // schema of its values, which must still say something, never allow anything.
+        const objects = objectSchemas(tool.inputSchema);
+        assert.ok(objects.length >= 1);
+        for (const [path, schema] of objects) {
+          const where = `${tool.name}${path || '/'}`;
+          if ('properties' in schema) {
+            assert.equal(schema.additionalProperties, false, where);
+          } else {
+            const values = schema.additionalProperties;
+            assert.ok(typeof values === 'object' && values !== null && 'type' in values, where);
+          }
+        }
+      });
+
+      it('lists only declared properties as required', () => {
+        for (const [path, schema] of objectSchemas(tool.inputSchema)) {
+          const properties = Object.keys((schema.properties ?? {}) as Node);
+          for (const name of (schema.required ?? []) as string[]) {
+            assert.ok(properties.includes(name), `${tool.name}${path}: ${name}`);
+          }
+        }
+      });
+    });
+  }
+});
+
+describe('toJsonSchema', () => {
+  it('turns X | null into a type list', () => {
+    const schema = toJsonSchema(
+      z.strictObject({ a: z.string().nullable(), b: z.int().nullable().optional() }),
+      'input',
+    );
+    const properties = schema.properties as Record<string, Node>;
+    assert.deepEqual(properties.a?.type, ['string', 'null']);
+    assert.deepEqual(properties.b?.type, ['integer', 'null']);
+    assert.deepEqual(findComposites(schema), []);
+    assert.deepEqual(schema.required, ['a']);
+  });
+
+  it('leaves a real union for findComposites to report', () => {
+    const schema = toJsonSchema(
+      z.strictObject({ u: z.union([z.strictObject({ a: z.string() }), z.int().array()]) }),
+      'input',
+    );
+    assert.deepEqual(findComposites(schema), ['/properties/u/anyOf']);
+  });
+
+  it('throws on what JSON Schema cannot represent', () => {
+    assert.throws(() => toJsonSchema(z.strictObject({ d: z.bigint() }), 'input'));
+  });
+});
+
+describe('findComposites', () => {
+  it('reports the JSON pointer of each composite keyword', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { oneOf: [{ type: 'string' }, { $ref: '#/definitions/x' }] } },
+      items: [{ allOf: [] }],
+    };
+    assert.deepEqual(findComposites(schema), [
+      '/properties/a/oneOf',
+      '/properties/a/oneOf/1/$ref',
+      '/items/0/allOf',
+    ]);
+  });
+});
