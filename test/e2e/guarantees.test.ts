@@ -1,0 +1,249 @@
+/**
+ * The guarantees of the core, each through the built server: close leaves no process behind,
+ * bad input sends nothing, probes are answered, the session limit holds, oversized results are
+ * refused without disconnecting, and a firehose neither blocks the server nor grows it unbounded.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  FIXTURES,
+  type Harness,
+  isAlive,
+  screenText,
+  startServer,
+  which,
+} from '../helpers/mcp-harness.js';
+
+/** Pids of every live process whose session id is `sid` (Linux). */
+function sessionPids(sid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(join('/proc', entry, 'stat'), 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[3]) === sid && fields[0] !== 'Z') pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+const linuxOnly = process.platform === 'linux' ? false : 'reads /proc';
+
+describe('guarantees', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startServer();
+  });
+  after(() => h.close());
+
+  it('close ends background jobs and children that ignore HUP, TERM and INT', {
+    skip: linuxOnly,
+  }, async () => {
+    const { id } = await h.start({ shell: '/bin/bash', login: false, cols: 100, rows: 20 });
+    await h.waitFor(id, (s) => /[$#] ?$/.test(screenText(s)));
+    await h.input(id, [
+      { type: 'text', text: 'sleep 999 & echo BG=$!' },
+      { type: 'key', key: 'Enter' },
+      { type: 'text', text: `sh -c 'trap "" HUP TERM INT; sleep 998; :' & echo IG=$!` },
+      { type: 'key', key: 'Enter' },
+    ]);
+    const screen = screenText(await h.waitFor(id, (s) => /IG=\d+/.test(screenText(s))));
+    const bg = Number(/BG=(\d+)/.exec(screen)?.[1]);
+    const ig = Number(/IG=(\d+)/.exec(screen)?.[1]);
+    const list = await h.call('terminal_list');
+    const leader = list.data.sessions?.find((s) => s.sessionId === id)?.pid as number;
+    const before = sessionPids(leader);
+    assert.ok(before.includes(bg) && before.includes(ig), `jobs run in the session: ${before}`);
+    assert.ok(before.length >= 4, 'shell, sleep, sh and its sleep');
+    const closed = await h.call('terminal_close', { sessionId: id });
+    assert.equal(closed.data.closed, true);
+    for (const pid of before) assert.equal(isAlive(pid), false, `pid ${pid} is gone`);
+    assert.deepEqual(sessionPids(leader), []);
+    const again = await h.call('terminal_close', { sessionId: id });
+    assert.equal(again.data.closed, false);
+  });
+
+  it('sends nothing from a batch with an invalid action anywhere in it', async () => {
+    const { id } = await h.start({ command: 'cat', login: false, cols: 60, rows: 6 });
+    const cases: [Record<string, unknown>[], string, number][] = [
+      [
+        [
+          { type: 'text', text: 'ONE' },
+          { type: 'key', key: 'Enter' },
+          { type: 'key', key: 'Enterr' },
+        ],
+        'INVALID_KEY',
+        2,
+      ],
+      [
+        [
+          { type: 'text', text: 'TWO' },
+          { type: 'key', key: 'Enter', modifiers: ['Shift'] },
+        ],
+        'INVALID_KEY',
+        1,
+      ],
+      [
+        [
+          { type: 'text', text: 'THREE' },
+          { type: 'key', key: 'a', modifiers: ['Ctrl', 'Ctrl'] },
+        ],
+        'INVALID_KEY',
+        1,
+      ],
+      [
+        [
+          { type: 'text', text: 'FOUR' },
+          { type: 'key', key: 'Enter', text: 'x' },
+        ],
+        'INVALID_ARGUMENT',
+        1,
+      ],
+      [
+        [
+          { type: 'text', text: 'FIVE' },
+          { type: 'mouse', event: 'click', row: 1, column: 1 },
+        ],
+        'MOUSE_NOT_ENABLED',
+        1,
+      ],
+    ];
+    for (const [actions, code, index] of cases) {
+      const reply = await h.input(id, actions);
+      assert.equal(reply.data.error?.code, code, reply.text);
+      assert.equal(reply.data.actionsCompleted, 0);
+      assert.equal(reply.data.inputSent, false);
+      assert.equal(reply.data.failedActionIndex, index);
+      assert.ok(reply.data.snapshot, 'the latest screen comes with the error');
+    }
+    const schema = await h.input(id, [
+      { type: 'text', text: 'SIX' },
+      { type: 'key', key: 'Enter', bogus: true },
+    ]);
+    assert.equal(schema.data.error?.code, 'INVALID_ARGUMENT');
+    assert.equal(schema.data.inputSent, false);
+    const screen = screenText(await h.snapshot(id, { settleMs: 300 }));
+    assert.equal(screen, '', `nothing reached the program: ${screen}`);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('answers the terminal probes programs send', {
+    skip: which('python3') ? false : 'python3 missing',
+  }, async () => {
+    const { id, snapshot } = await h.start({
+      command: `python3 ${join(FIXTURES, 'probe.py')}`,
+      login: false,
+      cols: 100,
+      rows: 12,
+      settleTimeoutMs: 10_000,
+    });
+    assert.equal(snapshot.status, 'exited', screenText(snapshot));
+    const text = screenText(snapshot);
+    assert.match(text, /^DA1 ESC\[\?1;2c$/m);
+    assert.match(text, /^DA2 ESC\[>0;276;0c$/m);
+    assert.match(text, /^DSR ESC\[0n$/m);
+    assert.match(text, /^CPR ESC\[1;1R$/m);
+    assert.match(text, /^XTVERSION ESCP>\|agent-tty\([\d.]+\)ESC\\$/m);
+    assert.match(text, /^OSC10 ESC\]10;rgb:ffff\/ffff\/ffffESC\\$/m);
+    assert.match(text, /^OSC11 ESC\]11;rgb:0000\/0000\/0000ESC\\$/m);
+    assert.match(text, /^KITTY ESC\[\?0u$/m);
+    assert.match(text, /^DECRQM2004 ESC\[\?2004;2\$y$/m);
+    assert.doesNotMatch(text, /TIMEOUT/);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('retains at most eight sessions; exited ones keep their screen and refuse input', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++)
+      ids.push((await h.start({ command: 'sleep 30', login: false, settleMs: 0 })).id);
+    const exited = await h.start({ command: 'echo final words; exit 4', login: false });
+    ids.push(exited.id);
+    const ninth = await h.call('terminal_start', { command: 'true', login: false });
+    assert.equal(ninth.data.error?.code, 'SESSION_LIMIT');
+    assert.match(ninth.text, /terminal_close/);
+    const snap = await h.snapshot(exited.id);
+    assert.equal(snap.status, 'exited');
+    assert.equal(snap.exitCode, 4);
+    assert.equal(snap.screen[0], 'final words');
+    const input = await h.input(exited.id, [{ type: 'text', text: 'x' }]);
+    assert.equal(input.data.error?.code, 'SESSION_EXITED');
+    assert.equal(input.data.inputSent, false);
+    const resize = await h.call('terminal_resize', { sessionId: exited.id, cols: 50, rows: 10 });
+    assert.equal(resize.data.error?.code, 'SESSION_EXITED');
+    for (const id of ids)
+      assert.equal((await h.call('terminal_close', { sessionId: id })).data.closed, true);
+    const list = await h.call('terminal_list');
+    assert.deepEqual(list.data.sessions, []);
+  });
+
+  it('refuses a result over 8 MiB with RESULT_TOO_LARGE and stays usable', async () => {
+    // Every cell of a 500x200 screen in its own colour, and 2000 lines of history.
+    const script = [
+      'import sys',
+      'w=sys.stdout.write',
+      'w(("\\"" * 499 + "\\n") * 2000)',
+      'for r in range(200):',
+      '    w("".join("\\x1b[38;2;%d;%d;%dmX" % (r, c % 256, c // 256) for c in range(500)) + ("\\n" if r < 199 else ""))',
+      'w("\\x1b[0m")',
+      'sys.stdout.flush()',
+    ].join('\n');
+    const { id } = await h.start({
+      command: `python3 -c '${script}'; sleep 60`,
+      login: false,
+      cols: 500,
+      rows: 200,
+      settleMs: 500,
+      settleTimeoutMs: 20_000,
+    });
+    const big = await h.call('terminal_snapshot', { sessionId: id, scrollbackLines: 2000 });
+    assert.equal(big.data.error?.code, 'RESULT_TOO_LARGE', big.text.slice(0, 200));
+    const { resultBytes, limitBytes } = (big.data.error?.details ?? {}) as {
+      resultBytes: number;
+      limitBytes: number;
+    };
+    assert.equal(limitBytes, 8 * 1024 * 1024);
+    assert.ok(resultBytes > limitBytes);
+    assert.equal(big.data.sessionId, id);
+    assert.equal(big.data.snapshot, undefined);
+    const small = await h.call('terminal_resize', { sessionId: id, cols: 100, rows: 20 });
+    assert.equal(small.isError, false, small.text.slice(0, 200));
+    const after = await h.snapshot(id, { scrollbackLines: 5 });
+    assert.equal(after.cols, 100);
+    assert.equal(after.scrollback?.lines.length, 5);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('keeps answering and bounded in memory under a firehose, and loses nothing at its end', {
+    timeout: 120_000,
+  }, async () => {
+    const yes = await h.start({ command: 'yes firehose', login: false, settleMs: 0 });
+    for (let i = 0; i < 10; i++) {
+      const list = await h.call('terminal_list');
+      assert.equal(list.isError, false);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    if (process.platform === 'linux') {
+      const status = readFileSync(`/proc/${h.pid}/status`, 'utf8');
+      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+      assert.ok(rssKb < 400 * 1024, `server RSS ${rssKb} kB stays bounded`);
+    }
+    const snap = await h.snapshot(yes.id, { settleMs: 0 });
+    assert.match(screenText(snap), /firehose/);
+    await h.call('terminal_close', { sessionId: yes.id });
+    const { id, snapshot } = await h.start({
+      command: 'seq 1 3000000',
+      login: false,
+      cols: 80,
+      rows: 5,
+      settleTimeoutMs: 60_000,
+    });
+    assert.equal(snapshot.status, 'exited');
+    assert.equal(screenText(snapshot).split('\n').at(-1), '3000000');
+    await h.call('terminal_close', { sessionId: id });
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * The PTY layer against real programs, without MCP: output arrives complete before the exit,
+ * exit codes and signals are reported, spawn failures throw SPAWN_FAILED, and terminateSession
+ * ends a whole session, process groups and signal-ignoring children included.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TerminalError } from '../../src/errors.js';
+import { type PtyExit, spawnPty } from '../../src/pty/spawn.js';
+import { defaultTerminateDeps, terminateSession } from '../../src/pty/terminate.js';
+import { isAlive, sleep } from '../helpers/mcp-harness.js';
+
+interface Run {
+  output: string;
+  exit: PtyExit;
+}
+
+function run(command: string, onStart?: (write: (s: string) => void) => void): Promise<Run> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const pty = spawnPty(
+      {
+        file: '/bin/sh',
+        args: ['-c', command],
+        cwd: process.cwd(),
+        env: { ...(process.env as Record<string, string>), TERM: 'xterm-256color' },
+        cols: 80,
+        rows: 24,
+      },
+      {
+        onData: (chunk) => chunks.push(Buffer.from(chunk)),
+        onExit: (exit) => {
+          pty.dispose();
+          resolve({ output: Buffer.concat(chunks).toString('utf8'), exit });
+        },
+      },
+    );
+    onStart?.((s) => pty.write(Buffer.from(s)));
+  });
+}
+
+describe('pty', () => {
+  it('delivers all output before reporting the exit, without the drain marker', async () => {
+    for (let i = 0; i < 20; i++) {
+      const { output, exit } = await run('seq 1 20000');
+      assert.ok(output.trimEnd().endsWith('\r\n20000'), `run ${i}: ${output.slice(-40)}`);
+      assert.ok(!output.includes('\x1b]7799') && !output.includes('AGENTTTY'), 'no drain marker');
+      assert.deepEqual(exit, { exitCode: 0, signal: null });
+    }
+  });
+
+  it('reports exit codes and signals', async () => {
+    assert.deepEqual((await run('exit 3')).exit, { exitCode: 3, signal: null });
+    assert.deepEqual((await run('kill -TERM $$')).exit, { exitCode: null, signal: 'SIGTERM' });
+  });
+
+  it('writes input to the program', async () => {
+    const { output } = await run('read line; echo "got:$line"', (write) => write('hello\r'));
+    assert.match(output, /got:hello/);
+  });
+
+  it('refuses a missing working directory or program with SPAWN_FAILED', () => {
+    const events = { onData: () => undefined, onExit: () => undefined };
+    const base = { args: [], env: { PATH: '/usr/bin:/bin' }, cols: 80, rows: 24 };
+    for (const options of [
+      { ...base, file: '/bin/sh', cwd: '/no/such/dir' },
+      { ...base, file: '/bin/no-such-shell', cwd: '/' },
+      { ...base, file: 'no-such-program-anywhere', cwd: '/' },
+    ]) {
+      assert.throws(
+        () => spawnPty(options, events),
+        (err: unknown) => err instanceof TerminalError && err.code === 'SPAWN_FAILED',
+      );
+    }
+  });
+
+  it('terminateSession ends every process group of the session', {
+    skip: process.platform !== 'linux' && 'reads /proc',
+  }, async () => {
+    let output = '';
+    const pty = spawnPty(
+      {
+        file: '/bin/bash',
+        args: ['--norc', '-i'],
+        cwd: process.cwd(),
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', PS1: '$ ' },
+        cols: 100,
+        rows: 24,
+      },
+      { onData: (c) => (output += Buffer.from(c).toString()), onExit: () => undefined },
+    );
+    pty.write(
+      Buffer.from(`sleep 900 & echo A=$!\r(trap '' HUP TERM INT; sleep 901) & echo B=$!\r`),
+    );
+    const deadline = Date.now() + 5000;
+    while (!/B=\d+/.test(output) && Date.now() < deadline) await sleep(20);
+    const a = Number(/A=(\d+)/.exec(output)?.[1]);
+    const b = Number(/B=(\d+)/.exec(output)?.[1]);
+    assert.ok(isAlive(a) && isAlive(b));
+    const report = await terminateSession(
+      pty.pid,
+      pty.ttyPath,
+      { hangupGraceMs: 100, termGraceMs: 100, killGraceMs: 1000 },
+      defaultTerminateDeps,
+    );
+    pty.dispose();
+    assert.deepEqual(report.survivors, []);
+    assert.deepEqual(
+      report.signals,
+      ['SIGHUP', 'SIGTERM', 'SIGKILL'],
+      'the ignoring child needed SIGKILL',
+    );
+    for (const pid of [pty.pid, a, b]) assert.equal(isAlive(pid), false, `pid ${pid} is gone`);
+  });
+
+  it('terminateSession returns without escalating when hangup suffices', async () => {
+    const pty = spawnPty(
+      {
+        file: '/bin/sh',
+        args: ['-c', 'sleep 900'],
+        cwd: '/',
+        env: { PATH: process.env.PATH ?? '' },
+        cols: 80,
+        rows: 24,
+      },
+      { onData: () => undefined, onExit: () => undefined },
+    );
+    await sleep(50);
+    const report = await terminateSession(pty.pid, pty.ttyPath, {
+      hangupGraceMs: 2000,
+      termGraceMs: 2000,
+      killGraceMs: 1000,
+    });
+    pty.dispose();
+    assert.deepEqual(report.signals, ['SIGHUP']);
+    assert.equal(isAlive(pty.pid), false);
+  });
+});
