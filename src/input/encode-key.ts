@@ -142,19 +142,31 @@ export function encodeKey(press: KeyPress, modes: KeyModes): KeyEncoding {
   }
   const kitty = modes.kittyKeyboardFlags & 0x1f;
   if (kitty) {
-    // Without disambiguate, event types or all-keys, kitty keeps the legacy bytes (Escape stays
-    // ESC, Ctrl+a stays ^A) and uses CSI u only for what legacy cannot express.
-    if (!(kitty & (KITTY.disambiguate | KITTY.eventTypes | KITTY.allKeysAsEscapes))) {
-      const legacy = encodeLegacy(press, modes);
+    // Only disambiguate reports modified keypad keys as keys of their own; otherwise a keypad
+    // key is the key it types.
+    const keypad = KEYPAD_KEYS[press.key];
+    const p =
+      keypad &&
+      !(kitty & KITTY.disambiguate) &&
+      (hasModifiers(press) || kitty & KITTY.allKeysAsEscapes)
+        ? { ...press, key: keypad.text === '\r' ? 'Enter' : keypad.text }
+        : press;
+    // Without disambiguate or all-keys, kitty keeps the legacy bytes (Escape stays ESC, Ctrl+a
+    // stays ^A) and uses CSI u only for what legacy cannot express. Event types (flag 2) only add
+    // repeat and release events, which agent-tty never sends.
+    if (!(kitty & (KITTY.disambiguate | KITTY.allKeysAsEscapes))) {
+      const legacy = encodeLegacy(p, modes);
       if (legacy.ok) return legacy;
     }
-    return encodeKitty(press, modes);
+    return encodeKitty(p, modes);
   }
   const legacy = encodeLegacy(press, modes);
   if (modes.modifyOtherKeys > 0 && isCharLike(press.key)) {
     const wantsExtended = modes.modifyOtherKeys >= 2 ? press.ctrl || press.alt : !legacy.ok;
     if (wantsExtended || (!legacy.ok && hasModifiers(press))) {
-      return ok(`${CSI}27;${modifierParam(press)};${otherKeysCode(press)}~`);
+      // xterm reports an upper-case letter as the letter with Shift.
+      const p = upperAsShift(press);
+      return ok(`${CSI}27;${modifierParam(p)};${otherKeysCode(p)}~`);
     }
   }
   if (!legacy.ok && hasModifiers(press) && isCharLike(press.key)) {
@@ -252,10 +264,7 @@ function otherKeysCode(press: KeyPress): number {
 /** The kitty keyboard protocol for the given progressive-enhancement flags. */
 export function encodeKitty(given: KeyPress, modes: KeyModes): KeyEncoding {
   // An upper-case letter is its key with Shift held: kitty reports the base key.
-  const press =
-    isLetter(given.key) && given.key !== given.key.toLowerCase()
-      ? { ...given, key: given.key.toLowerCase(), shift: true }
-      : given;
+  const press = upperAsShift(given);
   const flags = modes.kittyKeyboardFlags;
   const allKeys = (flags & KITTY.allKeysAsEscapes) !== 0;
   const m = modifierParam(press);
@@ -266,6 +275,10 @@ export function encodeKitty(given: KeyPress, modes: KeyModes): KeyEncoding {
   const tilde = TILDE_KEYS[press.key];
   if (tilde !== undefined) return ok(`${CSI}${tilde}${mods}~`);
   const keypad = KEYPAD_KEYS[press.key];
+  if (keypad && !(flags & KITTY.disambiguate)) {
+    // Only disambiguate reports keypad keys as their own: otherwise they are the keys they type.
+    return encodeKitty({ ...press, key: keypad.text === '\r' ? 'Enter' : keypad.text }, modes);
+  }
   if (keypad) {
     // KeypadEnter types no text, so disambiguate reports it as its own key like other non-text keys.
     const typesText = !hasModifiers(press) && keypad.text !== '\r';
@@ -297,6 +310,13 @@ export function encodeKitty(given: KeyPress, modes: KeyModes): KeyEncoding {
   }
   const text = allKeys && flags & KITTY.associatedText && typesText ? (shifted ?? '') : '';
   return ok(csiU(code, m, text));
+}
+
+/** An upper-case letter key as its lower-case key with Shift held. */
+function upperAsShift(press: KeyPress): KeyPress {
+  return isLetter(press.key) && press.key !== press.key.toLowerCase()
+    ? { ...press, key: press.key.toLowerCase(), shift: true }
+    : press;
 }
 
 /** CSI code ; modifiers ; text u. With text, no modifiers leave the field empty, as kitty sends. */

@@ -9,7 +9,7 @@ import type { Action } from '../input/actions.js';
 import { encodeKey } from '../input/encode-key.js';
 import { encodeMouse, type MouseReport } from '../input/encode-mouse.js';
 import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
-import type { TerminalModes } from '../screen/terminal-modes.js';
+import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import type { ObserveOptions, Session } from './session.js';
 
 export interface BatchProgress {
@@ -53,7 +53,7 @@ export function precheckBatch(session: Session, actions: readonly Action[]): voi
           { actionIndex: index, cols: session.cols, rows: session.rows },
         );
       }
-      for (const report of mouseReports(action)) {
+      for (const report of mouseReports(action, modes.mouseTracking)) {
         const encoded = encodeMouse(report, modes);
         if (!encoded.ok) throw mouseError(index, encoded.code, encoded.reason);
       }
@@ -108,13 +108,15 @@ async function runAction(
       if (!encoded.ok) throw invalidKey(index, encoded.reason);
       return send(Buffer.from(encoded.bytes, 'latin1'));
     }
-    case 'mouse':
-      for (const report of mouseReports(action)) {
-        const encoded = encodeMouse(report, await currentModes(session));
+    case 'mouse': {
+      const modes = await currentModes(session);
+      for (const report of mouseReports(action, modes.mouseTracking)) {
+        const encoded = encodeMouse(report, modes);
         if (!encoded.ok) throw mouseError(index, encoded.code, encoded.reason);
         send(encoded.bytes);
       }
       return;
+    }
     case 'focus': {
       const modes = await currentModes(session);
       if (modes.focusEvents) send(encodeFocus(action.focused));
@@ -141,7 +143,11 @@ async function currentModes(session: Session): Promise<TerminalModes> {
   return session.modes();
 }
 
-export function mouseReports(action: Extract<Action, { type: 'mouse' }>): MouseReport[] {
+/** The reports a mouse action makes; a click is a press and a release, only a press in X10. */
+export function mouseReports(
+  action: Extract<Action, { type: 'mouse' }>,
+  tracking: MouseTracking,
+): MouseReport[] {
   const base = {
     button: action.button,
     direction: action.direction,
@@ -155,10 +161,12 @@ export function mouseReports(action: Extract<Action, { type: 'mouse' }>): MouseR
     case 'release':
       return [{ ...base, kind: 'release' }];
     case 'click':
-      return [
-        { ...base, kind: 'press' },
-        { ...base, kind: 'release' },
-      ];
+      return tracking === 'x10'
+        ? [{ ...base, kind: 'press' }]
+        : [
+            { ...base, kind: 'press' },
+            { ...base, kind: 'release' },
+          ];
     case 'wheel':
       return Array.from({ length: action.count }, () => ({ ...base, kind: 'wheel' as const }));
     default:

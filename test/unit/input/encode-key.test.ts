@@ -241,7 +241,7 @@ rows(
   a CSI 97u          | A CSI 97;2u        | Shift+a CSI 97;2u     | 1 CSI 49u
   Shift+1 CSI 49;2u  | Enter CSI 13u      | Tab CSI 9u            | Backspace CSI 127u
   Escape CSI 27u     | Space CSI 32u      | Ctrl+a CSI 97;5u      | Up CSI A
-  Keypad1 CSI 57400u | KeypadEnter CSI 57414u
+  Keypad1 CSI 49u    | KeypadEnter CSI 13u
 `,
 );
 
@@ -251,7 +251,7 @@ rows(
   `
   a CSI 97;;97u          | Shift+a CSI 97;2;65u    | A CSI 97;2;65u       | Space CSI 32;;32u
   Shift+Space CSI 32;2;32u | 1 CSI 49;;49u         | Alt+a CSI 97;3u      | Ctrl+a CSI 97;5u
-  Enter CSI 13u          | Keypad1 CSI 57400;;49u  | KeypadEnter CSI 57414u | Ctrl+Keypad1 CSI 57400;5u
+  Enter CSI 13u          | Keypad1 CSI 49;;49u     | KeypadEnter CSI 13u  | Ctrl+Keypad1 CSI 49;5u
 `,
 );
 
