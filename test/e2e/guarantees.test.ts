@@ -121,6 +121,19 @@ describe('guarantees', () => {
       assert.equal(reply.data.failedActionIndex, index);
       assert.ok(reply.data.snapshot, 'the latest screen comes with the error');
     }
+    const heavy = await h.input(id, [
+      { type: 'text', text: 'SEVEN' },
+      { type: 'paste', text: 'p'.repeat(600 * 1024) },
+      { type: 'raw', bytes: Array.from({ length: 500 * 1024 }, () => 120) },
+    ]);
+    assert.equal(heavy.data.error?.code, 'INVALID_ARGUMENT', 'over 1 MiB of payload');
+    assert.match(heavy.text, /1048576-byte limit/);
+    assert.equal(heavy.data.inputSent, false);
+    const tooMany = await h.input(
+      id,
+      Array.from({ length: 257 }, () => ({ type: 'text', text: 'y' })),
+    );
+    assert.equal(tooMany.data.error?.code, 'INVALID_ARGUMENT', 'over 256 actions');
     const schema = await h.input(id, [
       { type: 'text', text: 'SIX' },
       { type: 'key', key: 'Enter', bogus: true },
