@@ -17,6 +17,8 @@ export interface Config {
   /** Default quiet interval and deadline of an observation. */
   readonly quietMs: number;
   readonly settleTimeoutMs: number;
+  /** Quiet that suffices once the program is seen waiting for input (Linux). */
+  readonly inputGraceMs: number;
   /** Close escalation: hangup, then terminate after hangupGraceMs, then kill after termGraceMs. */
   readonly hangupGraceMs: number;
   readonly termGraceMs: number;
@@ -31,6 +33,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   maxResultBytes: 8 * 1024 * 1024,
   quietMs: 250,
   settleTimeoutMs: 1000,
+  inputGraceMs: 20,
   hangupGraceMs: 150,
   termGraceMs: 250,
   logLevel: 'warn',

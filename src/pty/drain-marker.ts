@@ -10,7 +10,13 @@ export interface MarkerScan {
   readonly chunks: Uint8Array[];
   /** True once the marker has been seen (in this chunk or before). */
   readonly found: boolean;
+  /** The bytes that came before the marker (all of `chunks` when it was not found here). */
+  readonly before: Uint8Array[];
+  /** The bytes after the marker in this chunk (empty unless it was found here). */
+  readonly after: Uint8Array;
 }
+
+const EMPTY = new Uint8Array(0);
 
 export class DrainMarker {
   private _held: Buffer = Buffer.alloc(0);
@@ -26,7 +32,7 @@ export class DrainMarker {
 
   /** Scans one chunk; holds back a tail that could be the start of a split marker. */
   scan(chunk: Uint8Array): MarkerScan {
-    if (this._found) return { chunks: [chunk], found: true };
+    if (this._found) return { chunks: [chunk], found: true, before: [], after: chunk };
     const buf = this._held.length ? Buffer.concat([this._held, chunk]) : Buffer.from(chunk);
     const at = buf.indexOf(this.bytes);
     if (at !== -1) {
@@ -34,12 +40,18 @@ export class DrainMarker {
       this._held = Buffer.alloc(0);
       const before = buf.subarray(0, at);
       const after = buf.subarray(at + this.bytes.length);
-      return { chunks: [before, after].filter((c) => c.length > 0), found: true };
+      return {
+        chunks: [before, after].filter((c) => c.length > 0),
+        found: true,
+        before: before.length ? [before] : [],
+        after,
+      };
     }
     const keep = partialSuffix(buf, this.bytes);
     this._held = Buffer.from(buf.subarray(buf.length - keep));
     const out = buf.subarray(0, buf.length - keep);
-    return { chunks: out.length ? [out] : [], found: false };
+    const chunks = out.length ? [out] : [];
+    return { chunks, found: false, before: chunks, after: EMPTY };
   }
 
   /** Releases bytes held back for a marker that never completed. */

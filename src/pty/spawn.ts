@@ -39,6 +39,12 @@ export interface PtyHandle {
   readonly hasExited: boolean;
   write(data: Uint8Array): void;
   resize(cols: number, rows: number): void;
+  /**
+   * Resolves true once every byte the program wrote before this call has been delivered to
+   * onData (a marker written through the terminal has come back out), false if that cannot be
+   * confirmed within `timeoutMs` (output stopped, terminal closed).
+   */
+  barrier(timeoutMs?: number): Promise<boolean>;
   /** Flow control: stop reading (the program blocks once the kernel buffer fills). */
   pause(): void;
   resume(): void;
@@ -50,6 +56,14 @@ export interface PtyHandle {
 const EXIT_POLL_MS = 8;
 /** After the exit, how long to wait for the drain marker before giving up on it. */
 const DRAIN_TIMEOUT_MS = 400;
+/** Default wait for a barrier's marker to come back. */
+const BARRIER_TIMEOUT_MS = 250;
+
+interface PendingMarker {
+  readonly marker: DrainMarker;
+  readonly resolve: (delivered: boolean) => void;
+  timer?: NodeJS.Timeout;
+}
 
 export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   checkSpawnable(options.file, options.cwd, options.env);
@@ -82,9 +96,8 @@ class NodePtyHandle implements PtyHandle {
   private _disposed = false;
   private _paused = false;
   private _leaderGone = false;
-  private _marker: DrainMarker | undefined;
+  private _markers: PendingMarker[] = [];
   private readonly _poll: NodeJS.Timeout;
-  private _drainTimer: NodeJS.Timeout | undefined;
   private readonly _subscriptions: nodePty.IDisposable[];
 
   constructor(
@@ -95,7 +108,7 @@ class NodePtyHandle implements PtyHandle {
     this.ttyPath = (_pty as unknown as { ptsName?: string }).ptsName ?? '';
     this._slaveFd = openSlave(this.ttyPath);
     this._subscriptions = [
-      _pty.onData((data) => this._onData(data as unknown as Buffer)),
+      _pty.onData((data) => this._onData(data as unknown as Uint8Array)),
       _pty.onExit(({ exitCode, signal }) => this._onExit(exitCode, signal)),
     ];
     this._poll = setInterval(() => this._checkLeader(), EXIT_POLL_MS);
@@ -136,6 +149,7 @@ class NodePtyHandle implements PtyHandle {
     if (this._disposed) return;
     this._disposed = true;
     this._stopTimers();
+    for (const pending of [...this._markers]) this._settleMarker(pending, false);
     this._closeSlave();
     for (const s of this._subscriptions) s.dispose();
     if (!this._exited) {
@@ -143,16 +157,47 @@ class NodePtyHandle implements PtyHandle {
     }
   }
 
-  private _onData(chunk: Buffer): void {
+  private _onData(chunk: Uint8Array): void {
     if (this._disposed || this._exited) return;
-    if (!this._marker) {
-      this._events.onData(chunk);
-      return;
+    let rest = chunk;
+    while (rest.length > 0) {
+      const head = this._markers[0];
+      if (!head) {
+        this._events.onData(rest);
+        return;
+      }
+      const scan = head.marker.scan(rest);
+      for (const piece of scan.before) this._events.onData(piece);
+      if (!scan.found) return;
+      this._settleMarker(head, true);
+      rest = scan.after;
     }
-    const wasFound = this._marker.found;
-    const scan = this._marker.scan(chunk);
-    for (const piece of scan.chunks) this._events.onData(piece);
-    if (scan.found && !wasFound) this._closeSlave();
+  }
+
+  barrier(timeoutMs = BARRIER_TIMEOUT_MS): Promise<boolean> {
+    const fd = this._slaveFd;
+    if (fd === undefined || this._exited || this._disposed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const pending: PendingMarker = { marker: createDrainMarker(), resolve };
+      this._markers.push(pending);
+      pending.timer = setTimeout(() => this._settleMarker(pending, false), timeoutMs);
+      pending.timer.unref();
+      writeFd(fd, pending.marker.bytes, (err) => {
+        // EAGAIN: output is stopped (XOFF) or the buffer is full; the marker will not come back.
+        if (err) this._settleMarker(pending, false);
+      });
+    });
+  }
+
+  /** Ends a barrier: removes its marker from the scan and releases any bytes it held back. */
+  private _settleMarker(pending: PendingMarker, delivered: boolean): void {
+    const at = this._markers.indexOf(pending);
+    if (at === -1) return;
+    this._markers.splice(at, 1);
+    clearTimeout(pending.timer);
+    const held = pending.marker.flush();
+    if (held.length > 0 && !this._disposed && !this._exited) this._onData(held);
+    pending.resolve(delivered);
   }
 
   private _onExit(exitCode: number, signal: number | undefined): void {
@@ -160,8 +205,7 @@ class NodePtyHandle implements PtyHandle {
     this._leaderGone = true;
     this._stopTimers();
     this._closeSlave();
-    const held = this._marker?.flush();
-    if (held && held.length > 0 && !this._disposed) this._events.onData(held);
+    for (const pending of [...this._markers]) this._settleMarker(pending, false);
     this._exited = true;
     if (this._disposed) return;
     this._events.onExit({
@@ -182,20 +226,9 @@ class NodePtyHandle implements PtyHandle {
     this._leaderGone = true;
     clearInterval(this._poll);
     if (this._paused) this._pty.resume();
-    this._startDrain();
-  }
-
-  private _startDrain(): void {
-    const fd = this._slaveFd;
-    if (fd === undefined) return;
-    const marker = createDrainMarker();
-    this._marker = marker;
-    writeFd(fd, marker.bytes, (err) => {
-      // EAGAIN: output is stopped (XOFF) or the buffer is full; the timeout below takes over.
-      if (err) this._closeSlave();
-    });
-    this._drainTimer = setTimeout(() => this._closeSlave(), DRAIN_TIMEOUT_MS);
-    this._drainTimer.unref();
+    // Once everything written before the exit is read, letting go of the slave side lets the
+    // master see the hangup, and node-pty reports the exit at once instead of after 200 ms.
+    void this.barrier(DRAIN_TIMEOUT_MS).then(() => this._closeSlave());
   }
 
   private _closeSlave(): void {
@@ -211,7 +244,6 @@ class NodePtyHandle implements PtyHandle {
 
   private _stopTimers(): void {
     clearInterval(this._poll);
-    if (this._drainTimer) clearTimeout(this._drainTimer);
   }
 }
 

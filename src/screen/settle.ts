@@ -20,6 +20,11 @@ export interface SettleSource {
   isFinal(): boolean;
   /** Whether the foreground program is blocked reading the terminal, where this is known. */
   isWaitingForInput?(): boolean;
+  /**
+   * Confirms an input wait: resolves true once all output the program wrote so far has been
+   * received and parsed and it still waits. Without it, isWaitingForInput() alone is trusted.
+   */
+  confirmInputWait?(): Promise<boolean>;
   /** Calls `listener` on parsed output, resize and exit; returns an unsubscribe function. */
   subscribe(listener: () => void): () => void;
 }
@@ -29,7 +34,7 @@ export interface SettleOptions {
   /** Deadline, from the start of the observation. */
   readonly timeoutMs: number;
   /** Quiet that suffices once the program is known to wait for input. */
-  readonly inputGraceMs?: number;
+  readonly inputGraceMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -56,7 +61,7 @@ export const systemClock: Clock = {
 /** Longest gap between fingerprint samples while output is arriving. */
 export const SAMPLE_MS = 16;
 /** How often the input-wait probe is consulted while waiting. */
-export const PROBE_MS = 4;
+export const PROBE_MS = 5;
 
 export function waitForSettle(
   source: SettleSource,
@@ -74,6 +79,7 @@ export function waitForSettle(
     let timer: unknown;
     let timerAt = Number.POSITIVE_INFINITY;
     let done = false;
+    let confirming = false;
 
     const finish = (settled: boolean, reason: SettleReason) => {
       if (done) return;
@@ -121,10 +127,11 @@ export function waitForSettle(
       if (
         probing &&
         !busy &&
+        !confirming &&
         quietFor >= (options.inputGraceMs as number) &&
         source.isWaitingForInput?.()
       ) {
-        return finish(true, 'input');
+        confirmInput();
       }
       if (now >= deadline) return finish(false, 'timeout');
       let next = busy ? now + SAMPLE_MS : lastChange + options.quietMs;
@@ -135,6 +142,24 @@ export function waitForSettle(
         );
       }
       schedule(Math.min(next, deadline));
+    }
+    /** Settles on an input wait once a barrier shows no output was still on its way. */
+    function confirmInput() {
+      confirming = true;
+      const parses = source.parseCount;
+      const confirm = source.confirmInputWait?.() ?? Promise.resolve(true);
+      confirm.then(
+        (ok) => {
+          confirming = false;
+          if (done) return;
+          if (ok && source.parseCount === parses) return finish(true, 'input');
+          schedule(clock.now());
+        },
+        () => {
+          confirming = false;
+          schedule(clock.now());
+        },
+      );
     }
     const onEvent = () => {
       if (done) return;

@@ -6,6 +6,7 @@
  */
 import { TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
 import { Screen } from '../screen/screen.js';
@@ -23,6 +24,8 @@ export interface Snapshot extends ScreenGrid {
   signal?: string;
   mouse: { tracking: MouseTracking; encoding: MouseEncoding };
   settled: boolean;
+  /** Whether the foreground program is blocked reading the terminal (Linux; absent elsewhere). */
+  waitingForInput?: boolean;
   title?: string;
   scrollback?: History;
 }
@@ -43,6 +46,8 @@ export interface SessionInfo {
 export interface ObserveOptions {
   readonly quietMs: number;
   readonly timeoutMs: number;
+  /** Quiet that suffices once the program waits for input; undefined: quiet interval only. */
+  readonly inputGraceMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -55,6 +60,8 @@ export interface SessionDeps {
   ) => Promise<TerminateReport>;
   readonly terminateOptions: TerminateOptions;
   readonly logger: Logger;
+  /** false turns the input-wait signal off (settlement then uses the quiet interval only). */
+  readonly inputWaitProbe?: boolean;
 }
 
 export interface SessionSpec {
@@ -75,6 +82,7 @@ export class Session implements SettleSource {
   readonly queue = new ActionQueue();
   private readonly _screen: Screen;
   private readonly _pty: PtyHandle;
+  private readonly _probe: InputWaitProbe | undefined;
   private _status: SessionStatus = 'running';
   private _exit: PtyExit | undefined;
   private _closed = false;
@@ -121,6 +129,8 @@ export class Session implements SettleSource {
     this._pty = pty;
     this.pid = pty.pid;
     this.ttyPath = pty.ttyPath;
+    this._probe =
+      _deps.inputWaitProbe === false ? undefined : createInputWaitProbe(pty.pid, pty.ttyPath);
   }
 
   get status(): SessionStatus {
@@ -158,6 +168,15 @@ export class Session implements SettleSource {
   isFinal(): boolean {
     return this._status === 'exited' || this._closed;
   }
+  isWaitingForInput(): boolean {
+    return this._status === 'running' && !this._closed && this._probe?.isWaiting() === true;
+  }
+  async confirmInputWait(): Promise<boolean> {
+    if (!this.isWaitingForInput()) return false;
+    if (!(await this._pty.barrier())) return false;
+    await this._screen.whenParsed();
+    return this.isWaitingForInput();
+  }
   subscribe(listener: () => void): () => void {
     const off = this._screen.subscribe(listener);
     this._exitListeners.add(listener);
@@ -179,7 +198,10 @@ export class Session implements SettleSource {
   /** Waits for settlement, then captures a snapshot. */
   async observe(options: ObserveOptions, scrollbackLines = 0): Promise<Snapshot> {
     this.assertOpen();
-    const result: SettleResult = await waitForSettle(this, options);
+    const result: SettleResult = await waitForSettle(this, {
+      ...options,
+      inputGraceMs: this._probe ? options.inputGraceMs : undefined,
+    });
     this.assertOpen();
     return this.snapshot(result.settled, scrollbackLines);
   }
@@ -194,6 +216,9 @@ export class Session implements SettleSource {
       ...grid,
       mouse: { tracking: modes.mouseTracking, encoding: modes.mouseEncoding },
       settled: settled || this._status === 'exited',
+      ...(this._probe && this._status === 'running'
+        ? { waitingForInput: this.isWaitingForInput() }
+        : {}),
       ...(title ? { title } : {}),
       ...(scrollbackLines > 0 ? { scrollback: this._screen.history(scrollbackLines) } : {}),
     };
@@ -217,6 +242,7 @@ export class Session implements SettleSource {
   /** Sends bytes to the program; SESSION_EXITED once it has exited. */
   send(data: Uint8Array): void {
     this.assertRunning();
+    this._probe?.markInput();
     this._pty.write(data);
   }
 

@@ -43,6 +43,7 @@ function statusLine(sessionId: string, s: Snapshot): string {
     parts.push('running');
   }
   parts.push(s.settled ? 'settled' : 'not settled (still changing at the deadline)');
+  if (s.waitingForInput) parts.push('waiting for input');
   if (s.mouse.tracking !== 'none') parts.push(`mouse ${s.mouse.tracking}/${s.mouse.encoding}`);
   return parts.join(' · ');
 }

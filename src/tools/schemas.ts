@@ -200,6 +200,10 @@ export const SnapshotSchema = z
       encoding: z.enum(['default', 'utf8', 'sgr', 'urxvt', 'sgr-pixels']),
     }),
     settled: z.boolean(),
+    waitingForInput: z
+      .boolean()
+      .optional()
+      .describe('The program is blocked reading the terminal: it waits for you (Linux only).'),
     title: z.string().optional(),
     scrollback: z.strictObject({ lines: z.array(z.string()), availableLines: z.int() }).optional(),
   })

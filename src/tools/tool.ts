@@ -46,6 +46,8 @@ export function observeOptions(
   return {
     quietMs,
     timeoutMs: settleTimeoutMs ?? Math.max(config.settleTimeoutMs, 2 * quietMs),
+    // An explicit quiet interval is honoured in full; by default an input wait ends it early.
+    inputGraceMs: settleMs === undefined ? config.inputGraceMs : undefined,
     signal,
   };
 }

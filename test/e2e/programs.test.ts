@@ -46,6 +46,9 @@ describe('interactive programs', () => {
       { type: 'key', key: 'Enter' },
     ]);
     assert.match(screenText(sum.data.snapshot as Snapshot), /^2$/m);
+    if (process.platform === 'linux') {
+      assert.equal(sum.data.snapshot?.waitingForInput, true, 'the REPL waits at its prompt');
+    }
     await h.input(id, [{ type: 'key', key: 'd', modifiers: ['Ctrl'] }]);
     const done = await h.waitFor(id, (s) => s.status === 'exited');
     assert.equal(done.exitCode, 0, JSON.stringify(done));

@@ -120,6 +120,8 @@ describe('shell', () => {
     assert.equal(snapshot.status, 'running');
     assert.equal(snapshot.settled, true);
     assert.ok(Date.now() - started < 1000, 'returned after the quiet interval, not at exit');
+    if (process.platform === 'linux')
+      assert.equal(snapshot.waitingForInput, false, 'sleeping, not reading');
     const later = await h.snapshot(id, { settleMs: 1500, settleTimeoutMs: 5000 });
     assert.equal(later.status, 'exited');
     assert.match(screenText(later), /done/);

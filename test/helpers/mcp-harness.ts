@@ -26,6 +26,7 @@ export interface Snapshot {
   spans: [number, number, number, string][];
   mouse: { tracking: string; encoding: string };
   settled: boolean;
+  waitingForInput?: boolean;
   title?: string;
   scrollback?: { lines: string[]; availableLines: number };
 }

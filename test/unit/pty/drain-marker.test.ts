@@ -86,7 +86,12 @@ describe('DrainMarker', () => {
     const marker = new DrainMarker(MARKER);
     marker.scan(MARKER);
     const chunk = Buffer.from('later');
-    assert.deepEqual(marker.scan(chunk), { chunks: [chunk], found: true });
+    assert.deepEqual(marker.scan(chunk), {
+      chunks: [chunk],
+      found: true,
+      before: [],
+      after: chunk,
+    });
   });
 
   it('rejects an empty marker', () => {

@@ -59,6 +59,7 @@ class FakeSource implements SettleSource {
   sync = false;
   final = false;
   isWaitingForInput?: () => boolean;
+  confirmInputWait?: () => Promise<boolean>;
   readonly listeners = new Set<() => void>();
 
   constructor(private readonly _clock: FakeClock) {
@@ -220,7 +221,7 @@ describe('waitForSettle', () => {
     await advance(50);
     assert.equal(result(), undefined);
     waiting = true;
-    await advance(10);
+    await advance(PROBE_MS);
     const elapsedMs = result()?.elapsedMs ?? 0;
     assert.equal(result()?.reason, 'input');
     assert.ok(elapsedMs > 50 && elapsedMs <= 50 + PROBE_MS, `elapsed ${elapsedMs}`);
@@ -265,5 +266,30 @@ describe('waitForSettle', () => {
     const reason = new TerminalError('SESSION_CLOSED', 'closed');
     const { promise } = observe({ signal: AbortSignal.abort(reason) });
     await assert.rejects(promise, (err) => err === reason);
+  });
+  it('settles on an input wait only once the barrier confirms it', async () => {
+    const confirms: ((ok: boolean) => void)[] = [];
+    const { source, result, advance } = observe({ quietMs: 500, inputGraceMs: 20 }, (s) => {
+      s.isWaitingForInput = () => true;
+      s.confirmInputWait = () => new Promise((resolve) => confirms.push(resolve));
+    });
+    await advance(20);
+    assert.equal(confirms.length, 1, 'one confirmation at a time');
+    await advance(20);
+    assert.equal(confirms.length, 1);
+    // Output that was still on its way arrives during the barrier: not settled yet.
+    source.output('screen-1');
+    confirms[0]?.(true);
+    await advance(0);
+    assert.equal(result(), undefined);
+    await advance(25);
+    assert.equal(confirms.length, 2, 'confirms again after the grace');
+    confirms[1]?.(false);
+    await advance(0);
+    assert.equal(result(), undefined, 'a failed confirmation does not settle');
+    await advance(PROBE_MS);
+    confirms[2]?.(true);
+    await advance(0);
+    assert.equal(result()?.reason, 'input');
   });
 });

@@ -1,0 +1,224 @@
+/**
+ * Whether a terminal's foreground program is blocked waiting for terminal input, read from /proc
+ * without spawning anything (Linux only; elsewhere the probe is unavailable and settlement falls
+ * back to the quiet interval). A program waits when every process of the foreground process group
+ * is asleep and one of its threads is blocked reading the terminal: read() on it, or a
+ * poll/select/epoll wait with no timeout or a long one while the terminal is its stdin.
+ * @see spec/tools.md (Settlement: the input-wait signal)
+ */
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
+
+/** Waits with a timeout at least this long count as waiting for input (vim waits 4 s). */
+export const LONG_WAIT_MS = 1000;
+const MAX_PROCESSES = 32;
+const MAX_THREADS = 16;
+
+export type WaitKind =
+  | { kind: 'read' }
+  | { kind: 'poll'; timeoutArg: number; timeoutIs: 'ms' | 'timespec' | 'timeval' };
+
+/** Syscall numbers of blocking reads and waits, per architecture. */
+export const SYSCALLS: Record<string, Record<number, WaitKind>> = {
+  x64: {
+    0: { kind: 'read' },
+    7: { kind: 'poll', timeoutArg: 2, timeoutIs: 'ms' },
+    23: { kind: 'poll', timeoutArg: 4, timeoutIs: 'timeval' },
+    232: { kind: 'poll', timeoutArg: 3, timeoutIs: 'ms' },
+    270: { kind: 'poll', timeoutArg: 4, timeoutIs: 'timespec' },
+    271: { kind: 'poll', timeoutArg: 2, timeoutIs: 'timespec' },
+    281: { kind: 'poll', timeoutArg: 3, timeoutIs: 'ms' },
+    441: { kind: 'poll', timeoutArg: 3, timeoutIs: 'timespec' },
+  },
+  arm64: {
+    63: { kind: 'read' },
+    22: { kind: 'poll', timeoutArg: 3, timeoutIs: 'ms' },
+    72: { kind: 'poll', timeoutArg: 4, timeoutIs: 'timespec' },
+    73: { kind: 'poll', timeoutArg: 2, timeoutIs: 'timespec' },
+    441: { kind: 'poll', timeoutArg: 3, timeoutIs: 'timespec' },
+  },
+};
+
+export interface InputWaitProbe {
+  /** Whether the foreground program waits for input (and has consumed input sent since markInput). */
+  isWaiting(): boolean;
+  /** Call just before writing input: later waits count only once the program has run since. */
+  markInput(): void;
+}
+
+/** A probe for the terminal whose session leader is `leaderPid`, or undefined off Linux. */
+export function createInputWaitProbe(
+  leaderPid: number,
+  ttyPath: string,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): InputWaitProbe | undefined {
+  const syscalls = SYSCALLS[arch];
+  if (platform !== 'linux' || !syscalls || !ttyPath) return undefined;
+  let marks: Map<number, number> | undefined;
+  return {
+    markInput() {
+      const group = foregroundGroup(leaderPid);
+      marks = new Map(group.map((pid) => [pid, runCount(pid)]));
+    },
+    isWaiting() {
+      const group = foregroundGroup(leaderPid);
+      if (group.length === 0) return false;
+      let waiting: number | undefined;
+      for (const pid of group) {
+        const state = processState(pid);
+        if (state === undefined) continue;
+        if (state !== 'S') return false;
+        if (waiting === undefined && isBlockedOnTerminal(pid, ttyPath, syscalls)) waiting = pid;
+      }
+      if (waiting === undefined) return false;
+      const mark = marks?.get(waiting);
+      if (mark !== undefined) {
+        // The program must have run since the input was written, or it has not read it yet.
+        if (runCount(waiting) <= mark) return false;
+        marks = undefined;
+      }
+      return true;
+    },
+  };
+}
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+function statFields(pid: number | string): string[] | undefined {
+  const text = read(`/proc/${pid}/stat`);
+  if (!text) return undefined;
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+function processState(pid: number): string | undefined {
+  return statFields(pid)?.[0];
+}
+
+/** Pids of the foreground process group: its leader and the session's descendants in it. */
+export function foregroundGroup(leaderPid: number): number[] {
+  const fields = statFields(leaderPid);
+  if (!fields || fields[0] === 'Z') return [];
+  const tpgid = Number(fields[5]);
+  if (!(tpgid > 0)) return [];
+  const group = new Set<number>();
+  if (Number(statFields(tpgid)?.[2]) === tpgid) group.add(tpgid);
+  const queue = [leaderPid];
+  while (queue.length > 0 && group.size < MAX_PROCESSES) {
+    const pid = queue.shift() as number;
+    if (Number(statFields(pid)?.[2]) === tpgid) group.add(pid);
+    for (const child of children(pid)) queue.push(child);
+  }
+  return [...group];
+}
+
+function children(pid: number): number[] {
+  const text = read(`/proc/${pid}/task/${pid}/children`);
+  if (!text) return [];
+  return text
+    .split(' ')
+    .filter((s) => s.trim() !== '')
+    .map(Number);
+}
+
+/** Times the process's main thread has been scheduled (schedstat), or context switches. */
+function runCount(pid: number): number {
+  const sched = read(`/proc/${pid}/schedstat`);
+  if (sched) return Number(sched.split(' ')[2]) || 0;
+  const status = read(`/proc/${pid}/status`);
+  const match = status ? /voluntary_ctxt_switches:\s+(\d+)/.exec(status) : null;
+  return match ? Number(match[1]) : 0;
+}
+
+function isBlockedOnTerminal(
+  pid: number,
+  ttyPath: string,
+  syscalls: Record<number, WaitKind>,
+): boolean {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`).slice(0, MAX_THREADS);
+  } catch {
+    return false;
+  }
+  return threads.some((tid) => {
+    const syscall = read(`/proc/${pid}/task/${tid}/syscall`);
+    if (!syscall) return false;
+    // Runtimes park helper threads in endless waits (node's platform thread sits in epoll with no
+    // timeout), so only the main thread's polling counts; a blocking read counts on any thread.
+    return isTerminalWait(syscall, { pid, ttyPath, syscalls, pollCounts: tid === String(pid) });
+  });
+}
+
+export interface WaitContext {
+  readonly pid: number;
+  readonly ttyPath: string;
+  readonly syscalls: Record<number, WaitKind>;
+  /** Whether a poll/select/epoll wait counts (main thread only), besides a blocking read. */
+  readonly pollCounts: boolean;
+  readonly readMemory?: (pid: number, address: bigint, length: number) => Buffer | undefined;
+  readonly fdTarget?: (pid: number, fd: number) => string | undefined;
+}
+
+/** Interprets one /proc/<pid>/task/<tid>/syscall line ("nr arg0 … arg5 sp pc"). */
+export function isTerminalWait(line: string, ctx: WaitContext): boolean {
+  const parts = line.trim().split(' ');
+  const wait = ctx.syscalls[Number(parts[0])];
+  if (!wait || parts.length < 7) return false;
+  const args = parts.slice(1, 7).map((hex) => BigInt(hex));
+  const fdTarget = ctx.fdTarget ?? fdPath;
+  const isTerminal = (fd: number) => {
+    const target = fdTarget(ctx.pid, fd);
+    return target === ctx.ttyPath || target === '/dev/tty';
+  };
+  if (wait.kind === 'read') return isTerminal(Number(args[0]));
+  if (!ctx.pollCounts || !isTerminal(0)) return false;
+  const arg = args[wait.timeoutArg] as bigint;
+  const timeout = timeoutMs(arg, wait.timeoutIs, ctx.pid, ctx.readMemory ?? readProcessMemory);
+  return timeout === Number.POSITIVE_INFINITY || (timeout !== undefined && timeout >= LONG_WAIT_MS);
+}
+
+function timeoutMs(
+  arg: bigint,
+  is: 'ms' | 'timespec' | 'timeval',
+  pid: number,
+  readMemory: (pid: number, address: bigint, length: number) => Buffer | undefined,
+): number | undefined {
+  if (is === 'ms') {
+    const ms = BigInt.asIntN(32, arg);
+    return ms < 0n ? Number.POSITIVE_INFINITY : Number(ms);
+  }
+  if (arg === 0n) return Number.POSITIVE_INFINITY;
+  const mem = readMemory(pid, arg, 16);
+  if (!mem || mem.length < 16) return undefined;
+  const seconds = Number(mem.readBigInt64LE(0));
+  const fraction = Number(mem.readBigInt64LE(8));
+  return seconds * 1000 + (is === 'timespec' ? fraction / 1e6 : fraction / 1e3);
+}
+
+function fdPath(pid: number, fd: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+function readProcessMemory(pid: number, address: bigint, length: number): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`/proc/${pid}/mem`, 'r');
+    const buf = Buffer.alloc(length);
+    const n = readSync(fd, buf, 0, length, address);
+    return buf.subarray(0, n);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

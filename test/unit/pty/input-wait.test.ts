@@ -1,0 +1,130 @@
+/**
+ * The input-wait probe's reading of /proc syscall lines, with the terminal's descriptors and
+ * the process's memory supplied by the test; and the probe against real programs on Linux.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { createInputWaitProbe, isTerminalWait, SYSCALLS } from '../../../src/pty/input-wait.js';
+import { spawnPty } from '../../../src/pty/spawn.js';
+import { sleep } from '../../helpers/mcp-harness.js';
+
+const TTY = '/dev/pts/7';
+const x64 = SYSCALLS.x64 as NonNullable<(typeof SYSCALLS)['x64']>;
+const fds: Record<number, string> = { 0: TTY, 3: '/dev/tty', 4: 'pipe:[123]' };
+const timespec = (s: number, ns: number) => {
+  const buf = Buffer.alloc(16);
+  buf.writeBigInt64LE(BigInt(s), 0);
+  buf.writeBigInt64LE(BigInt(ns), 8);
+  return buf;
+};
+const line = (nr: number, ...args: string[]) =>
+  [nr, ...args, ...Array(6 - args.length).fill('0x0'), '0x7ffc', '0x7f00'].join(' ');
+
+function waits(text: string, options: { pollCounts?: boolean; memory?: Buffer } = {}) {
+  return isTerminalWait(text, {
+    pid: 42,
+    ttyPath: TTY,
+    syscalls: x64,
+    pollCounts: options.pollCounts ?? true,
+    fdTarget: (_pid, fd) => fds[fd],
+    readMemory: () => options.memory,
+  });
+}
+
+describe('isTerminalWait', () => {
+  const rows: [string, string, boolean, { pollCounts?: boolean; memory?: Buffer }?][] = [
+    ['read on the terminal', line(0, '0x0', '0x5581', '0x1'), true],
+    ['read on /dev/tty', line(0, '0x3', '0x5581', '0x1'), true],
+    ['read on a pipe', line(0, '0x4', '0x5581', '0x1'), false],
+    ['poll with no timeout', line(7, '0x7ffd', '0x1', '0xffffffffffffffff'), true],
+    ['poll with a 4 s timeout', line(7, '0x7ffd', '0x1', '0xfa0'), true],
+    ['poll with an 80 ms timeout', line(7, '0x7ffd', '0x1', '0x50'), false],
+    ['epoll_pwait with no timeout', line(281, '0x9', '0x7f', '0x400', '0xffffffff'), true],
+    [
+      'epoll_pwait on a helper thread',
+      line(281, '0x9', '0x7f', '0x400', '0xffffffff'),
+      false,
+      { pollCounts: false },
+    ],
+    ['select with a NULL timeval', line(23, '0x1', '0x7ffd', '0x0', '0x0', '0x0'), true],
+    [
+      'pselect6 with a 10 s timespec',
+      line(270, '0x1', '0x7ffd', '0x0', '0x0', '0x7ffd'),
+      true,
+      { memory: timespec(10, 0) },
+    ],
+    [
+      'ppoll with a 50 ms timespec',
+      line(271, '0x7ffd', '0x1', '0x7ffd'),
+      false,
+      { memory: timespec(0, 50_000_000) },
+    ],
+    ['ppoll whose timeout cannot be read', line(271, '0x7ffd', '0x1', '0x7ffd'), false],
+    ['nanosleep', line(35, '0x7ffd', '0x0'), false],
+    ['wait4', line(61, '0xffffffffffffffff', '0x7ffd'), false],
+    ['running', 'running', false],
+  ];
+  for (const [name, text, expected, options] of rows) {
+    it(`${name}: ${expected}`, () => assert.equal(waits(text, options), expected));
+  }
+});
+
+describe('input-wait probe on real programs', {
+  skip: process.platform !== 'linux' && 'Linux only',
+}, () => {
+  const python = () =>
+    execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8',
+    }).trim();
+
+  async function probeOf(file: string, args: string[]) {
+    const pty = spawnPty(
+      {
+        file,
+        args,
+        cwd: '/',
+        env: { ...(process.env as Record<string, string>), TERM: 'xterm-256color' },
+        cols: 80,
+        rows: 24,
+      },
+      { onData: () => undefined, onExit: () => undefined },
+    );
+    const probe = createInputWaitProbe(pty.pid, pty.ttyPath);
+    assert.ok(probe);
+    return { pty, probe };
+  }
+
+  async function eventually(check: () => boolean, ms = 3000) {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if (check()) return true;
+      await sleep(20);
+    }
+    return false;
+  }
+
+  it('sees a REPL waiting, and a sleeping command not waiting', async () => {
+    const repl = await probeOf(python(), ['-q']);
+    assert.ok(await eventually(() => repl.probe.isWaiting()), 'python waits at its prompt');
+    const busy = await probeOf('/bin/sh', ['-c', 'sleep 5']);
+    await sleep(300);
+    assert.equal(busy.probe.isWaiting(), false);
+    for (const { pty } of [repl, busy]) {
+      process.kill(pty.pid, 'SIGKILL');
+      pty.dispose();
+    }
+  });
+
+  it('does not count a wait from before the input was read', async () => {
+    const { pty, probe } = await probeOf('/bin/sh', ['-c', 'read x; sleep 5']);
+    assert.ok(await eventually(() => probe.isWaiting()));
+    probe.markInput();
+    assert.equal(probe.isWaiting(), false, 'not yet run since the input');
+    pty.write(Buffer.from('go\r'));
+    await sleep(300);
+    assert.equal(probe.isWaiting(), false, 'now sleeping, not reading');
+    process.kill(pty.pid, 'SIGKILL');
+    pty.dispose();
+  });
+});
