@@ -62,10 +62,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     ({ serve } = await import('./serve.js'));
   } catch (err) {
-    const reason = (err as Error).message.split('\n')[0];
-    fail(
-      `node-pty could not be loaded (${reason}); reinstall with build tools available: npm install -g --allow-scripts=node-pty agent-tty`,
-    );
+    fail(`the server could not be loaded: ${(err as Error).message.split('\n')[0]}`);
   }
   const code = await serve(config, logger);
   process.exit(code);

@@ -8,27 +8,26 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
-import { spawnPty } from './pty/spawn.js';
-import { killSessionsSync, terminateSession } from './pty/terminate.js';
+import { killSessionsSync } from './pty/terminate.js';
 import { createServer } from './server.js';
-import { SessionRegistry } from './session/registry.js';
+import { type SessionFactory, SessionRegistry } from './session/registry.js';
 
+/** After start-up, when to load the emulator and PTY code if no terminal has needed it yet. */
+const WARM_UP_DELAY_MS = 500;
 /** Shutdown closes sessions gracefully for this long, then kills what is left. */
 const SHUTDOWN_GRACE_MS = 700;
 
 export async function serve(config: Config, logger: Logger): Promise<number> {
+  // The emulator and PTY code load with the first terminal_start (or shortly after start-up),
+  // so the handshake is answered without them.
+  let runtime: Promise<SessionFactory> | undefined;
+  const loadRuntime = () => {
+    runtime ??= import('./runtime.js').then((m) => m.createSessionFactory(config, logger));
+    return runtime;
+  };
   const registry = new SessionRegistry(
     { maxSessions: config.maxSessions, scrollbackLines: config.scrollbackLines },
-    {
-      spawn: spawnPty,
-      terminate: terminateSession,
-      terminateOptions: {
-        hangupGraceMs: config.hangupGraceMs,
-        termGraceMs: config.termGraceMs,
-        killGraceMs: 1000,
-      },
-      logger,
-    },
+    async (spec) => (await loadRuntime())(spec),
   );
   const server = createServer({
     registry,
@@ -76,5 +75,17 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
 
   await server.connect(transport);
   logger.info(`ready (pid ${process.pid})`);
+  // Check node-pty now (a native module: a broken install should fail at once, in one line),
+  // and warm the rest when the client is likely done with its handshake.
+  setImmediate(() => {
+    import('node-pty').catch((err: unknown) => {
+      const reason = (err as Error).message.split('\n')[0];
+      process.stderr.write(
+        `agent-tty: node-pty could not be loaded (${reason}); reinstall with build tools available: npm install -g --allow-scripts=node-pty agent-tty\n`,
+      );
+      finish(1);
+    });
+  });
+  setTimeout(() => void loadRuntime().catch(() => undefined), WARM_UP_DELAY_MS).unref();
   return finished;
 }

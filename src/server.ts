@@ -14,7 +14,8 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { LaunchDefaults } from './session/launch.js';
 import type { SessionRegistry } from './session/registry.js';
-import { callTool, findTool, listTools } from './tools/index.js';
+import { callTool, findTool } from './tools/index.js';
+import { TOOL_LIST } from './tools/tool-list.js';
 import { PACKAGE } from './version.js';
 
 export interface ServerDeps {
@@ -36,7 +37,7 @@ export function createServer(deps: ServerDeps): Server {
     { name: PACKAGE.name, title: 'agent-tty', version: PACKAGE.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const tools = listTools();
+  const tools = [...TOOL_LIST];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = findTool(request.params.name);

@@ -5,7 +5,10 @@
  */
 import { TerminalError } from '../errors.js';
 import type { LaunchPlan } from './launch.js';
-import { Session, type SessionDeps, type SessionInfo } from './session.js';
+import type { Session, SessionInfo, SessionSpec } from './session.js';
+
+/** Creates a session, spawning its program (loaded lazily: the emulator and PTY code). */
+export type SessionFactory = (spec: SessionSpec) => Promise<Session> | Session;
 
 export interface StartRequest {
   readonly plan: LaunchPlan;
@@ -22,11 +25,12 @@ export class SessionRegistry {
   private readonly _sessions = new Map<string, Session>();
   private _nextId = 1;
   private _closingAll: Promise<void> | undefined;
+  private _starting = 0;
   private readonly _closing = new Map<Session, Promise<void>>();
 
   constructor(
     private readonly _options: RegistryOptions,
-    private readonly _deps: SessionDeps,
+    private readonly _create: SessionFactory,
   ) {}
 
   get size(): number {
@@ -34,11 +38,11 @@ export class SessionRegistry {
   }
 
   /** Spawns a session; SESSION_LIMIT when full, SPAWN_FAILED (and no session) when it fails. */
-  start(request: StartRequest): Session {
+  async start(request: StartRequest): Promise<Session> {
     if (this._closingAll) {
       throw new TerminalError('SESSION_CLOSED', 'the server is shutting down');
     }
-    if (this._sessions.size >= this._options.maxSessions) {
+    if (this._sessions.size + this._starting >= this._options.maxSessions) {
       throw new TerminalError(
         'SESSION_LIMIT',
         `at most ${this._options.maxSessions} sessions are retained, running or exited; close one with terminal_close (terminal_list shows them)`,
@@ -46,16 +50,23 @@ export class SessionRegistry {
       );
     }
     const id = `t${this._nextId++}`;
-    const session = new Session(
-      {
+    this._starting++;
+    let session: Session;
+    try {
+      session = await this._create({
         id,
         plan: request.plan,
         cols: request.cols,
         rows: request.rows,
         scrollbackLines: this._options.scrollbackLines,
-      },
-      this._deps,
-    );
+      });
+    } finally {
+      this._starting--;
+    }
+    if (this._closingAll) {
+      await session.close();
+      throw new TerminalError('SESSION_CLOSED', 'the server is shutting down');
+    }
     this._sessions.set(id, session);
     return session;
   }

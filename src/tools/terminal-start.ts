@@ -28,7 +28,7 @@ export const terminalStart = defineTool({
   async handler(args, ctx) {
     checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     const plan = planLaunch(args, ctx.launchDefaults);
-    const session = ctx.registry.start({
+    const session = await ctx.registry.start({
       plan,
       cols: args.cols ?? ctx.config.defaultCols,
       rows: args.rows ?? ctx.config.defaultRows,

@@ -3,8 +3,10 @@
  * and output schemas; stable error codes readable through the SDK Client without throwing.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, startServer } from '../helpers/mcp-harness.js';
+import { type Harness, ROOT, startServer } from '../helpers/mcp-harness.js';
 
 const TOOL_NAMES = [
   'terminal_start',
@@ -63,6 +65,12 @@ describe('tool contract', () => {
     };
     assert.equal(action.additionalProperties, false, 'actions are strict objects too');
     assert.ok(action.properties.type);
+  });
+
+  it('lists exactly what spec/tools.schema.json documents', async () => {
+    const { tools } = await h.client.listTools();
+    const spec = JSON.parse(readFileSync(join(ROOT, 'spec', 'tools.schema.json'), 'utf8'));
+    assert.deepEqual(tools, spec.tools);
   });
 
   it('rejects unknown fields with INVALID_ARGUMENT before doing anything', async () => {

@@ -1,0 +1,24 @@
+/**
+ * What a terminal needs at run time — the emulator, the PTY and process control — loaded with
+ * the first terminal_start rather than at start-up, so the server answers initialize at once.
+ */
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import { spawnPty } from './pty/spawn.js';
+import { terminateSession } from './pty/terminate.js';
+import type { SessionFactory } from './session/registry.js';
+import { Session } from './session/session.js';
+
+export function createSessionFactory(config: Config, logger: Logger): SessionFactory {
+  const deps = {
+    spawn: spawnPty,
+    terminate: terminateSession,
+    terminateOptions: {
+      hangupGraceMs: config.hangupGraceMs,
+      termGraceMs: config.termGraceMs,
+      killGraceMs: 1000,
+    },
+    logger,
+  };
+  return (spec) => new Session(spec, deps);
+}
