@@ -24,8 +24,8 @@ export interface Style {
   overline?: true;
 }
 
-/** [row, startColumn, endColumn, styleId], 1-based, columns inclusive. */
-export type Span = [number, number, number, string];
+/** [row, startColumn, endColumn, style]: 1-based, columns inclusive; style indexes `styles`. */
+export type Span = [number, number, number, number];
 
 export interface Cursor {
   row: number;
@@ -39,7 +39,8 @@ export interface ScreenGrid {
   buffer: 'normal' | 'alternate';
   screen: string[];
   cursor: Cursor;
-  styles: Record<string, Style>;
+  /** The styles the spans use, by index. */
+  styles: Style[];
   spans: Span[];
 }
 
@@ -81,11 +82,15 @@ function cellFlags(cell: IBufferCell): number {
   );
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 function colorOf(modeAndValue: number): Color | undefined {
   const mode = modeAndValue & COLOR_MODE_MASK;
   const value = modeAndValue & 0xffffff;
   if (mode === CM_P16 || mode === CM_P256) return value;
-  if (mode === CM_RGB) return `#${value.toString(16).padStart(6, '0')}`;
+  if (mode === CM_RGB) {
+    return `#${HEX[value >>> 16]}${HEX[(value >>> 8) & 0xff]}${HEX[value & 0xff]}`;
+  }
   return undefined;
 }
 
@@ -101,6 +106,14 @@ function buildStyle(fg: number, bg: number, flags: number): Style {
   return style;
 }
 
+interface StyleEntry {
+  readonly fg: number;
+  readonly bg: number;
+  readonly flags: number;
+  readonly index: number;
+  readonly next: StyleEntry | undefined;
+}
+
 /** Extracts the visible screen of the active buffer. */
 export function extractScreen(term: Terminal): ScreenGrid {
   const buffer = term.buffer.active;
@@ -108,19 +121,22 @@ export function extractScreen(term: Terminal): ScreenGrid {
   const rows = term.rows;
   const screen: string[] = new Array(rows);
   const spans: Span[] = [];
-  const styles: Record<string, Style> = {};
-  const styleIds = new Map<string, string>();
+  const styles: Style[] = [];
+  // Styles are found by a small-integer hash of (foreground, background, flags) and a short
+  // chain, never by building a string key: a screen with a style per cell stays fast.
+  const styleIndex = new Map<number, StyleEntry>();
   let cell: IBufferCell | undefined;
 
-  const styleIdFor = (fg: number, bg: number, flags: number): string => {
-    const key = `${fg}:${bg}:${flags}`;
-    let id = styleIds.get(key);
-    if (id === undefined) {
-      id = `s${styleIds.size + 1}`;
-      styleIds.set(key, id);
-      styles[id] = buildStyle(fg, bg, flags);
+  const styleFor = (fg: number, bg: number, flags: number): number => {
+    const hash = (Math.imul(fg, 0x9e3779b1) ^ Math.imul(bg, 0x85ebca6b) ^ flags) & 0x3fffffff;
+    const first = styleIndex.get(hash);
+    for (let e = first; e !== undefined; e = e.next) {
+      if (e.fg === fg && e.bg === bg && e.flags === flags) return e.index;
     }
-    return id;
+    const index = styles.length;
+    styles.push(buildStyle(fg, bg, flags));
+    styleIndex.set(hash, { fg, bg, flags, index, next: first });
+    return index;
   };
 
   for (let y = 0; y < rows; y++) {
@@ -148,7 +164,7 @@ export function extractScreen(term: Terminal): ScreenGrid {
       const flags = cellFlags(c);
       const styled = (fg & COLOR_MODE_MASK) !== 0 || (bg & COLOR_MODE_MASK) !== 0 || flags !== 0;
       if (styled !== runStyled || fg !== runFg || bg !== runBg || flags !== runFlags) {
-        if (runStyled) spans.push([y + 1, runStart + 1, x, styleIdFor(runFg, runBg, runFlags)]);
+        if (runStyled) spans.push([y + 1, runStart + 1, x, styleFor(runFg, runBg, runFlags)]);
         runStart = x;
         runFg = fg;
         runBg = bg;
@@ -166,7 +182,7 @@ export function extractScreen(term: Terminal): ScreenGrid {
         keep = text.length;
       }
     }
-    if (runStyled) spans.push([y + 1, runStart + 1, width, styleIdFor(runFg, runBg, runFlags)]);
+    if (runStyled) spans.push([y + 1, runStart + 1, width, styleFor(runFg, runBg, runFlags)]);
     screen[y] = makeTextSafe(keep === text.length ? text : text.slice(0, keep));
   }
 

@@ -42,6 +42,7 @@ interface CoreLine {
 interface Core {
   coreService?: { isCursorHidden?: unknown };
   buffer?: { lines?: { get(i: number): unknown } };
+  _writeBuffer?: { handleUserInput?: unknown };
 }
 
 function core(term: Terminal): Core | undefined {
@@ -64,4 +65,16 @@ export function rawLine(term: Terminal, y: number): CoreLine | undefined {
     return undefined;
   }
   return line as CoreLine;
+}
+
+/**
+ * Makes the next write start parsing at once instead of after a timer tick. xterm defers parsing
+ * of a write into an empty buffer with setTimeout (at least 1 ms in Node) unless the user just
+ * typed; agent-tty batches output per event-loop turn itself, so the deferral only adds latency.
+ */
+export function parseNextWriteNow(term: Terminal): void {
+  const writeBuffer = core(term)?._writeBuffer;
+  if (writeBuffer && typeof writeBuffer.handleUserInput === 'function') {
+    (writeBuffer.handleUserInput as () => void).call(writeBuffer);
+  }
 }

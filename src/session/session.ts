@@ -103,7 +103,10 @@ export class Session implements SettleSource {
       rows: spec.rows,
       scrollback: spec.scrollbackLines,
       onReply: (data) => {
-        if (this._status === 'running' && !this._closed) pty?.write(data);
+        if (this._status !== 'running' || this._closed) return;
+        // A reply is input too: the program has not read it until it has run again.
+        this._probe?.markInput();
+        pty?.write(data);
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
     });

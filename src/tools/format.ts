@@ -1,12 +1,15 @@
 /**
  * The readable text of a result, for clients that show the model text rather than structured
  * content: a status line, numbered screen rows, the cursor, and compact style runs
- * (`row: start-end=styleId`) with their legend. Pure.
+ * (`row: start-end=sN`, sN being styles[N]) with their legend; a screen with more styling than a
+ * reader could use gets a one-line summary instead. Pure.
  */
 import type { Style } from '../screen/snapshot.js';
 import type { SessionInfo, Snapshot } from '../session/session.js';
 
 const SEPARATOR = '│';
+/** Above this, the legend and runs are summarised in the text (structured content has them all). */
+export const MAX_STYLE_TEXT = 16 * 1024;
 
 export function formatSnapshot(sessionId: string, s: Snapshot): string {
   const lines: string[] = [statusLine(sessionId, s)];
@@ -29,8 +32,15 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
     lines.push(`${String(i + 1).padStart(width)}${SEPARATOR}${text}`);
   });
   if (s.spans.length > 0) {
-    lines.push(`styles: ${formatLegend(s.styles)}`);
-    lines.push(`spans: ${formatSpans(s.spans)}`);
+    const legend = `styles: ${formatLegend(s.styles)}`;
+    const spans = `spans: ${formatSpans(s.spans)}`;
+    if (legend.length + spans.length <= MAX_STYLE_TEXT) {
+      lines.push(legend, spans);
+    } else {
+      lines.push(
+        `styles: ${s.styles.length} styles in ${s.spans.length} runs, too many to list here; the structured result has them all`,
+      );
+    }
   }
   return lines.join('\n');
 }
@@ -58,10 +68,8 @@ export function formatStyle(style: Style): string {
   return parts.join(',');
 }
 
-function formatLegend(styles: Record<string, Style>): string {
-  return Object.entries(styles)
-    .map(([id, style]) => `${id}=${formatStyle(style)}`)
-    .join(' ');
+function formatLegend(styles: readonly Style[]): string {
+  return styles.map((style, i) => `s${i}=${formatStyle(style)}`).join(' ');
 }
 
 function formatSpans(spans: Snapshot['spans']): string {
@@ -74,7 +82,7 @@ function formatSpans(spans: Snapshot['spans']): string {
       row = r;
       current = [];
     }
-    current.push(start === end ? `${start}=${id}` : `${start}-${end}=${id}`);
+    current.push(start === end ? `${start}=s${id}` : `${start}-${end}=s${id}`);
   }
   if (current.length) out.push(`${row}: ${current.join(' ')}`);
   return out.join('; ');

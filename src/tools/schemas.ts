@@ -189,11 +189,11 @@ export const SnapshotSchema = z
     buffer: z.enum(['normal', 'alternate']),
     screen: z.array(z.string()).describe('Exactly `rows` strings, one per screen row.'),
     cursor: z.strictObject({ row: z.int(), column: z.int(), visible: z.boolean() }),
-    styles: z.record(z.string(), StyleSchema).describe('Style legend: id → style.'),
+    styles: z.array(StyleSchema).describe('The styles the spans use; a span names one by index.'),
     spans: z
-      .array(z.tuple([z.int(), z.int(), z.int(), z.string()]))
+      .array(z.tuple([z.int(), z.int(), z.int(), z.int()]))
       .describe(
-        '[row, startColumn, endColumn, styleId]: 1-based, inclusive; no span = default style.',
+        '[row, startColumn, endColumn, style]: 1-based inclusive columns, style indexes styles; cells without a span have the default style.',
       ),
     mouse: z.strictObject({
       tracking: z.enum(['none', 'x10', 'normal', 'button', 'any']),

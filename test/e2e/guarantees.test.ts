@@ -195,13 +195,13 @@ describe('guarantees', () => {
   });
 
   it('refuses a result over 8 MiB with RESULT_TOO_LARGE and stays usable', async () => {
-    // Every cell of a 500x200 screen in its own colour, and 2000 lines of history.
+    // Every cell of a 500x200 screen in its own colours, and 2000 lines of history.
     const script = [
       'import sys',
       'w=sys.stdout.write',
       'w(("\\"" * 499 + "\\n") * 2000)',
       'for r in range(200):',
-      '    w("".join("\\x1b[38;2;%d;%d;%dmX" % (r, c % 256, c // 256) for c in range(500)) + ("\\n" if r < 199 else ""))',
+      '    w("".join("\\x1b[38;2;%d;%d;%d;48;2;%d;%d;%dmX" % (r, c % 256, c // 256, c % 256, r, 7) for c in range(500)) + ("\\n" if r < 199 else ""))',
       'w("\\x1b[0m")',
       'sys.stdout.flush()',
     ].join('\n');

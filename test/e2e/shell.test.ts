@@ -38,13 +38,13 @@ describe('shell', () => {
     });
     assert.equal(snapshot.status, 'exited');
     assert.equal(snapshot.screen[0], 'abRED rgb');
-    const byId = (id: string) => snapshot.styles[id];
+    const byId = (id: number) => snapshot.styles[id];
     const red = snapshot.spans.find((s) => s[0] === 1 && s[1] === 3);
     assert.deepEqual(red?.slice(0, 3), [1, 3, 5]);
-    assert.deepEqual(byId(red?.[3] ?? ''), { fg: 1, bold: true });
+    assert.deepEqual(byId(red?.[3] ?? -1), { fg: 1, bold: true });
     const rgb = snapshot.spans.find((s) => s[1] === 7);
     assert.deepEqual(rgb?.slice(0, 3), [1, 7, 9]);
-    assert.deepEqual(byId(rgb?.[3] ?? ''), { fg: '#ff8000', underline: true });
+    assert.deepEqual(byId(rgb?.[3] ?? -1), { fg: '#ff8000', underline: true });
     assert.equal(snapshot.spans.length, 2, 'default-styled cells have no span');
   });
 

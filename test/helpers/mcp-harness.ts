@@ -22,8 +22,8 @@ export interface Snapshot {
   buffer: 'normal' | 'alternate';
   screen: string[];
   cursor: { row: number; column: number; visible: boolean };
-  styles: Record<string, Record<string, unknown>>;
-  spans: [number, number, number, string][];
+  styles: Record<string, unknown>[];
+  spans: [number, number, number, number][];
   mouse: { tracking: string; encoding: string };
   settled: boolean;
   waitingForInput?: boolean;
