@@ -220,8 +220,10 @@ report(
   '<= 0.50',
   ours / seed <= 0.5,
 );
+// A typical shell screen: a coloured prompt, a command and a page of coloured listing.
+const prompt = String.raw`\033[1;32mdev@host\033[0m:\033[1;34m~/project\033[0m$ `;
 const shell = await client.call('terminal_start', {
-  command: 'ls -la --color=always /usr/bin | head -38; sleep 600',
+  command: `printf '${prompt}ls -l /etc\\n'; ls -l --color=always /etc | head -24; printf '${prompt}'; sleep 600`,
   login: false,
   cols: 120,
   rows: 40,
@@ -239,11 +241,14 @@ report(
   shellBytes < 6 * 1024,
 );
 
-// 6. Memory: eight sessions that have each printed 2000 lines of 200 columns.
-const idle = client.rssMiB();
+await client.close();
+
+// 6. Memory: eight sessions that have each printed 2000 lines of 200 columns, in a fresh server.
+const fresh = await connect();
+const idle = fresh.rssMiB();
 const ids = [];
 for (let i = 0; i < 8; i++) {
-  const r = await client.call('terminal_start', {
+  const r = await fresh.call('terminal_start', {
     command: `${process.execPath} -e 'process.stdout.write(("y".repeat(199) + "\\n").repeat(2000)); setTimeout(() => {}, 600000)'`,
     login: false,
     cols: 200,
@@ -253,9 +258,8 @@ for (let i = 0; i < 8; i++) {
   });
   ids.push(r.structuredContent.sessionId);
 }
-global.gc?.();
-const loaded = client.rssMiB();
-for (const id of ids) await client.call('terminal_close', { sessionId: id });
+const loaded = fresh.rssMiB();
+for (const id of ids) await fresh.call('terminal_close', { sessionId: id });
 report(
   'RSS, 8 sessions x 2000 lines x 200 cols',
   fmt(loaded, 0),
@@ -265,23 +269,52 @@ report(
   '< 120 MiB',
   loaded < 120,
 );
-await client.close();
+await fresh.close();
 
-// 7. Start-up: initialize and tools/list answered, from process start.
+// 7. Start-up: initialize and tools/list answered, from process start; beside a bare node and a
+// minimal server built on the same SDK (bundled the same way, listing no tools).
+const minimal = await buildMinimalServer();
 const floor = median(await repeat(9, () => nodeFloorOnce()));
+const sdkFloor = median(await repeat(9, () => startupOnce([minimal])));
 const startup = median(await repeat(9, () => startupOnce()));
 report(
   'initialize + tools/list from spawn',
   fmt(startup, 0),
   'ms',
-  `${fmt(floor, 0)} ms for node -e 0`,
-  fmt(startup / floor, 2),
+  `${fmt(sdkFloor, 0)} ms minimal SDK server, node ${fmt(floor, 0)}`,
+  fmt(startup / sdkFloor, 2),
   '< 150 ms',
   startup < 150,
 );
 
 const failed = rows.filter((r) => r.pass === false);
 console.log(`\n${rows.filter((r) => r.pass).length} targets met, ${failed.length} missed`);
+
+/** Bundles a minimal stdio server on the same SDK, the floor for start-up on this machine. */
+async function buildMinimalServer() {
+  const { build } = await import('esbuild');
+  const source = [
+    "import { Server } from '@modelcontextprotocol/sdk/server/index.js';",
+    "import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';",
+    "import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';",
+    "const server = new Server({ name: 'minimal', version: '1' }, { capabilities: { tools: {} } });",
+    'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));',
+    'await server.connect(new StdioServerTransport());',
+    "process.stdin.on('end', () => process.exit(0));",
+  ].join('\n');
+  const outfile = '.bench/minimal-server.mjs';
+  await build({
+    stdin: { contents: source, resolveDir: process.cwd(), loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
 
 /** The same screen in seed 003's published result format, for the size comparison. */
 function seedFormat(sessionId, s) {

@@ -31,8 +31,8 @@ export function listTools(): Tool[] {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: toJsonSchema(tool.inputSchema, 'input') as Tool['inputSchema'],
-    outputSchema: toJsonSchema(tool.outputSchema, 'output') as Tool['outputSchema'],
+    inputSchema: toJsonSchema(tool.inputSchema(), 'input') as Tool['inputSchema'],
+    outputSchema: toJsonSchema(tool.outputSchema(), 'output') as Tool['outputSchema'],
     annotations: tool.annotations,
   }));
 }
@@ -46,7 +46,7 @@ export async function callTool(
   args: unknown,
   ctx: ToolContext,
 ): Promise<CallToolResult> {
-  const parsed = tool.inputSchema.safeParse(args ?? {});
+  const parsed = tool.inputSchema().safeParse(args ?? {});
   let result: CallToolResult;
   if (!parsed.success) {
     result = errorResult(

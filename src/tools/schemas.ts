@@ -1,7 +1,8 @@
 /**
  * The zod schemas of the tool surface: strict inputs (an unknown field is an error, never
  * dropped) and the outputs every result, success or error, conforms to. spec/tools.schema.json
- * is generated from these (`npm run spec`).
+ * is generated from these (`npm run spec`). Built on first use, not at start-up: the server lists
+ * its tools from the generated JSON and needs the schemas only to validate a call.
  */
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
@@ -9,249 +10,298 @@ import { ERROR_CODES } from '../errors.js';
 import { ACTION_TYPES, MOUSE_EVENTS } from '../input/actions.js';
 import { MODIFIERS } from '../input/keys.js';
 
-const timingMs = z.int().min(0).max(LIMITS.maxTimingMs);
+function buildSchemas() {
+  const timingMs = z.int().min(0).max(LIMITS.maxTimingMs);
 
-const settleFields = {
-  settleMs: timingMs
-    .optional()
-    .describe(
-      'Quiet interval: return once the screen has not changed for this many ms (default 250). 0 captures as soon as the output received so far is parsed.',
-    ),
-  settleTimeoutMs: z
-    .int()
-    .min(1)
-    .max(LIMITS.maxTimingMs)
-    .optional()
-    .describe(
-      'Deadline for settling, in ms (default 1000, or twice settleMs when that is larger). At the deadline the latest screen is returned with settled:false.',
-    ),
-};
-
-export const SessionIdSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .describe('Session id returned by terminal_start, e.g. "t1".');
-
-const noNul = (what: string) =>
-  z.string().refine((s) => !s.includes('\0'), { message: `${what} must not contain NUL` });
-
-export const StartInputSchema = z.strictObject({
-  command: noNul('command')
-    .min(1)
-    .max(LIMITS.maxPayloadBytes)
-    .optional()
-    .describe(
-      'Shell command line to run, e.g. "npm init" or "python3". Omit to start an interactive shell.',
-    ),
-  cols: z
-    .int()
-    .min(LIMITS.minCols)
-    .max(LIMITS.maxCols)
-    .optional()
-    .describe('Terminal width in columns (2-500, default 120).'),
-  rows: z
-    .int()
-    .min(LIMITS.minRows)
-    .max(LIMITS.maxRows)
-    .optional()
-    .describe('Terminal height in rows (1-200, default 40).'),
-  cwd: noNul('cwd').min(1).optional().describe("Working directory (default: the server's)."),
-  env: z
-    .record(
-      z
-        .string()
-        .regex(/^[^=\0]+$/, 'an environment variable name must be non-empty without = or NUL'),
-      noNul('an environment value').nullable(),
-    )
-    .optional()
-    .describe(
-      'Environment overrides on top of the inherited environment; null removes a variable. TERM is always xterm-256color.',
-    ),
-  shell: noNul('shell')
-    .min(1)
-    .optional()
-    .describe('Shell that runs the command (default: $SHELL, then /bin/sh).'),
-  login: z.boolean().optional().describe('Run the shell as a login shell with -l (default true).'),
-  ...settleFields,
-});
-
-export const ActionSchema = z
-  .strictObject({
-    type: z
-      .enum(ACTION_TYPES)
-      .describe(
-        'text: type exact Unicode. paste: paste text (bracketed when the program asks). key: press a key. mouse: click, press, release or wheel at a cell. focus: report focus in/out. raw: send bytes. wait: pause durationMs, or wait for the screen to settle.',
-      ),
-    text: z.string().max(LIMITS.maxPayloadBytes).optional().describe('text, paste: the text.'),
-    key: z
-      .string()
-      .min(1)
-      .max(32)
+  const settleFields = {
+    settleMs: timingMs
       .optional()
       .describe(
-        'key: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, Keypad0-9, KeypadEnter…, or one printable ASCII character such as "a" or "/".',
+        'Quiet interval: return once the screen has not changed for this many ms (default 250). 0 captures as soon as the output received so far is parsed.',
       ),
-    modifiers: z
-      .array(z.enum(MODIFIERS))
-      .max(3)
-      .optional()
-      .describe('key, mouse: held modifiers, e.g. ["Ctrl"] for Ctrl+C.'),
-    event: z
-      .enum(MOUSE_EVENTS)
-      .optional()
-      .describe('mouse: click (press then release), press, release or wheel.'),
-    row: z.int().min(1).max(LIMITS.maxRows).optional().describe('mouse: 1-based row of the cell.'),
-    column: z
+    settleTimeoutMs: z
       .int()
       .min(1)
-      .max(LIMITS.maxCols)
+      .max(LIMITS.maxTimingMs)
       .optional()
-      .describe('mouse: 1-based column of the cell.'),
-    button: z
-      .enum(['left', 'middle', 'right'])
-      .optional()
-      .describe('mouse: button for click/press/release (default left).'),
-    direction: z
-      .enum(['up', 'down', 'left', 'right'])
-      .optional()
-      .describe('mouse wheel: direction.'),
-    count: z.int().min(1).max(100).optional().describe('mouse wheel: number of steps (default 1).'),
-    focused: z.boolean().optional().describe('focus: true for focus in, false for focus out.'),
-    bytes: z
-      .array(z.int().min(0).max(255))
+      .describe(
+        'Deadline for settling, in ms (default 1000, or twice settleMs when that is larger). At the deadline the latest screen is returned with settled:false.',
+      ),
+  };
+
+  const SessionIdSchema = z
+    .string()
+    .min(1)
+    .max(64)
+    .describe('Session id returned by terminal_start, e.g. "t1".');
+
+  const noNul = (what: string) =>
+    z.string().refine((s) => !s.includes('\0'), { message: `${what} must not contain NUL` });
+
+  const StartInputSchema = z.strictObject({
+    command: noNul('command')
       .min(1)
       .max(LIMITS.maxPayloadBytes)
       .optional()
-      .describe('raw: bytes to send as they are, e.g. [27, 91, 65].'),
-    durationMs: timingMs.optional().describe('wait: pause this long, in ms.'),
+      .describe(
+        'Shell command line to run, e.g. "npm init" or "python3". Omit to start an interactive shell.',
+      ),
+    cols: z
+      .int()
+      .min(LIMITS.minCols)
+      .max(LIMITS.maxCols)
+      .optional()
+      .describe('Terminal width in columns (2-500, default 120).'),
+    rows: z
+      .int()
+      .min(LIMITS.minRows)
+      .max(LIMITS.maxRows)
+      .optional()
+      .describe('Terminal height in rows (1-200, default 40).'),
+    cwd: noNul('cwd').min(1).optional().describe("Working directory (default: the server's)."),
+    env: z
+      .record(
+        z
+          .string()
+          .regex(/^[^=\0]+$/, 'an environment variable name must be non-empty without = or NUL'),
+        noNul('an environment value').nullable(),
+      )
+      .optional()
+      .describe(
+        'Environment overrides on top of the inherited environment; null removes a variable. TERM is always xterm-256color.',
+      ),
+    shell: noNul('shell')
+      .min(1)
+      .optional()
+      .describe('Shell that runs the command (default: $SHELL, then /bin/sh).'),
+    login: z
+      .boolean()
+      .optional()
+      .describe('Run the shell as a login shell with -l (default true).'),
     ...settleFields,
-  })
-  .describe('One input action: set "type" and the fields that type takes.');
+  });
 
-export const InputInputSchema = z.strictObject({
-  sessionId: SessionIdSchema,
-  actions: z
-    .array(ActionSchema)
-    .min(1)
-    .max(LIMITS.maxActions)
-    .describe('Actions run in order (1-256; at most 1 MiB of text, paste and raw bytes together).'),
-  ...settleFields,
-});
+  const ActionSchema = z
+    .strictObject({
+      type: z
+        .enum(ACTION_TYPES)
+        .describe(
+          'text: type exact Unicode. paste: paste text (bracketed when the program asks). key: press a key. mouse: click, press, release or wheel at a cell. focus: report focus in/out. raw: send bytes. wait: pause durationMs, or wait for the screen to settle.',
+        ),
+      text: z.string().max(LIMITS.maxPayloadBytes).optional().describe('text, paste: the text.'),
+      key: z
+        .string()
+        .min(1)
+        .max(32)
+        .optional()
+        .describe(
+          'key: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, Keypad0-9, KeypadEnter…, or one printable ASCII character such as "a" or "/".',
+        ),
+      modifiers: z
+        .array(z.enum(MODIFIERS))
+        .max(3)
+        .optional()
+        .describe('key, mouse: held modifiers, e.g. ["Ctrl"] for Ctrl+C.'),
+      event: z
+        .enum(MOUSE_EVENTS)
+        .optional()
+        .describe('mouse: click (press then release), press, release or wheel.'),
+      row: z
+        .int()
+        .min(1)
+        .max(LIMITS.maxRows)
+        .optional()
+        .describe('mouse: 1-based row of the cell.'),
+      column: z
+        .int()
+        .min(1)
+        .max(LIMITS.maxCols)
+        .optional()
+        .describe('mouse: 1-based column of the cell.'),
+      button: z
+        .enum(['left', 'middle', 'right'])
+        .optional()
+        .describe('mouse: button for click/press/release (default left).'),
+      direction: z
+        .enum(['up', 'down', 'left', 'right'])
+        .optional()
+        .describe('mouse wheel: direction.'),
+      count: z
+        .int()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('mouse wheel: number of steps (default 1).'),
+      focused: z.boolean().optional().describe('focus: true for focus in, false for focus out.'),
+      bytes: z
+        .array(z.int().min(0).max(255))
+        .min(1)
+        .max(LIMITS.maxPayloadBytes)
+        .optional()
+        .describe('raw: bytes to send as they are, e.g. [27, 91, 65].'),
+      durationMs: timingMs.optional().describe('wait: pause this long, in ms.'),
+      ...settleFields,
+    })
+    .describe('One input action: set "type" and the fields that type takes.');
 
-export const SnapshotInputSchema = z.strictObject({
-  sessionId: SessionIdSchema,
-  scrollbackLines: z
-    .int()
-    .min(0)
-    .max(LIMITS.maxScrollbackRequest)
-    .optional()
-    .describe('Also return up to this many lines of history above the screen (0-2000, default 0).'),
-  ...settleFields,
-});
+  const InputInputSchema = z.strictObject({
+    sessionId: SessionIdSchema,
+    actions: z
+      .array(ActionSchema)
+      .min(1)
+      .max(LIMITS.maxActions)
+      .describe(
+        'Actions run in order (1-256; at most 1 MiB of text, paste and raw bytes together).',
+      ),
+    ...settleFields,
+  });
 
-export const ResizeInputSchema = z.strictObject({
-  sessionId: SessionIdSchema,
-  cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).describe('New width (2-500).'),
-  rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).describe('New height (1-200).'),
-  ...settleFields,
-});
+  const SnapshotInputSchema = z.strictObject({
+    sessionId: SessionIdSchema,
+    scrollbackLines: z
+      .int()
+      .min(0)
+      .max(LIMITS.maxScrollbackRequest)
+      .optional()
+      .describe(
+        'Also return up to this many lines of history above the screen (0-2000, default 0).',
+      ),
+    ...settleFields,
+  });
 
-export const ListInputSchema = z.strictObject({});
+  const ResizeInputSchema = z.strictObject({
+    sessionId: SessionIdSchema,
+    cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).describe('New width (2-500).'),
+    rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).describe('New height (1-200).'),
+    ...settleFields,
+  });
 
-export const CloseInputSchema = z.strictObject({ sessionId: SessionIdSchema });
+  const ListInputSchema = z.strictObject({});
 
-// Outputs
+  const CloseInputSchema = z.strictObject({ sessionId: SessionIdSchema });
 
-const ColorSchema = z.union([z.int().min(0).max(255), z.string().regex(/^#[0-9a-f]{6}$/)]);
+  // Outputs
 
-export const StyleSchema = z.strictObject({
-  fg: ColorSchema.optional(),
-  bg: ColorSchema.optional(),
-  bold: z.literal(true).optional(),
-  dim: z.literal(true).optional(),
-  italic: z.literal(true).optional(),
-  underline: z.literal(true).optional(),
-  blink: z.literal(true).optional(),
-  inverse: z.literal(true).optional(),
-  invisible: z.literal(true).optional(),
-  strikethrough: z.literal(true).optional(),
-  overline: z.literal(true).optional(),
-});
+  const ColorSchema = z.union([z.int().min(0).max(255), z.string().regex(/^#[0-9a-f]{6}$/)]);
 
-export const SnapshotSchema = z
-  .strictObject({
+  const StyleSchema = z.strictObject({
+    fg: ColorSchema.optional(),
+    bg: ColorSchema.optional(),
+    bold: z.literal(true).optional(),
+    dim: z.literal(true).optional(),
+    italic: z.literal(true).optional(),
+    underline: z.literal(true).optional(),
+    blink: z.literal(true).optional(),
+    inverse: z.literal(true).optional(),
+    invisible: z.literal(true).optional(),
+    strikethrough: z.literal(true).optional(),
+    overline: z.literal(true).optional(),
+  });
+
+  const SnapshotSchema = z
+    .strictObject({
+      status: z.enum(['running', 'exited']),
+      exitCode: z.int().optional(),
+      signal: z.string().optional(),
+      cols: z.int(),
+      rows: z.int(),
+      buffer: z.enum(['normal', 'alternate']),
+      screen: z.array(z.string()).describe('Exactly `rows` strings, one per screen row.'),
+      cursor: z.strictObject({ row: z.int(), column: z.int(), visible: z.boolean() }),
+      styles: z.array(StyleSchema).describe('The styles the spans use; a span names one by index.'),
+      spans: z
+        .array(z.tuple([z.int(), z.int(), z.int(), z.int()]))
+        .describe(
+          '[row, startColumn, endColumn, style]: 1-based inclusive columns, style indexes styles; cells without a span have the default style.',
+        ),
+      mouse: z.strictObject({
+        tracking: z.enum(['none', 'x10', 'normal', 'button', 'any']),
+        encoding: z.enum(['default', 'utf8', 'sgr', 'urxvt', 'sgr-pixels']),
+      }),
+      settled: z.boolean(),
+      waitingForInput: z
+        .boolean()
+        .optional()
+        .describe('The program is blocked reading the terminal: it waits for you (Linux only).'),
+      title: z.string().optional(),
+      scrollback: z
+        .strictObject({ lines: z.array(z.string()), availableLines: z.int() })
+        .optional(),
+    })
+    .describe('The terminal as a person would see it.');
+
+  const ErrorSchema = z.strictObject({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  });
+
+  const errorField = {
+    error: ErrorSchema.optional().describe('Present only when the call failed.'),
+  };
+
+  const ObservationOutputSchema = z.strictObject({
+    sessionId: z.string().optional(),
+    snapshot: SnapshotSchema.optional(),
+    ...errorField,
+  });
+
+  const InputOutputSchema = z.strictObject({
+    sessionId: z.string().optional(),
+    actionsCompleted: z.int().optional(),
+    inputSent: z.boolean().optional(),
+    failedActionIndex: z.int().optional(),
+    snapshot: SnapshotSchema.optional(),
+    ...errorField,
+  });
+
+  const SessionInfoSchema = z.strictObject({
+    sessionId: z.string(),
+    command: z.string().nullable(),
+    cwd: z.string(),
+    cols: z.int(),
+    rows: z.int(),
     status: z.enum(['running', 'exited']),
     exitCode: z.int().optional(),
     signal: z.string().optional(),
-    cols: z.int(),
-    rows: z.int(),
-    buffer: z.enum(['normal', 'alternate']),
-    screen: z.array(z.string()).describe('Exactly `rows` strings, one per screen row.'),
-    cursor: z.strictObject({ row: z.int(), column: z.int(), visible: z.boolean() }),
-    styles: z.array(StyleSchema).describe('The styles the spans use; a span names one by index.'),
-    spans: z
-      .array(z.tuple([z.int(), z.int(), z.int(), z.int()]))
-      .describe(
-        '[row, startColumn, endColumn, style]: 1-based inclusive columns, style indexes styles; cells without a span have the default style.',
-      ),
-    mouse: z.strictObject({
-      tracking: z.enum(['none', 'x10', 'normal', 'button', 'any']),
-      encoding: z.enum(['default', 'utf8', 'sgr', 'urxvt', 'sgr-pixels']),
-    }),
-    settled: z.boolean(),
-    waitingForInput: z
-      .boolean()
-      .optional()
-      .describe('The program is blocked reading the terminal: it waits for you (Linux only).'),
-    title: z.string().optional(),
-    scrollback: z.strictObject({ lines: z.array(z.string()), availableLines: z.int() }).optional(),
-  })
-  .describe('The terminal as a person would see it.');
+    pid: z.int(),
+    startedAt: z.string(),
+  });
 
-export const ErrorSchema = z.strictObject({
-  code: z.enum(ERROR_CODES),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()),
-});
+  const ListOutputSchema = z.strictObject({
+    sessions: z.array(SessionInfoSchema).optional(),
+    ...errorField,
+  });
 
-const errorField = { error: ErrorSchema.optional().describe('Present only when the call failed.') };
+  const CloseOutputSchema = z.strictObject({
+    sessionId: z.string().optional(),
+    closed: z.boolean().optional(),
+    ...errorField,
+  });
+  return {
+    SessionIdSchema,
+    StartInputSchema,
+    ActionSchema,
+    InputInputSchema,
+    SnapshotInputSchema,
+    ResizeInputSchema,
+    ListInputSchema,
+    CloseInputSchema,
+    StyleSchema,
+    SnapshotSchema,
+    ErrorSchema,
+    ObservationOutputSchema,
+    InputOutputSchema,
+    SessionInfoSchema,
+    ListOutputSchema,
+    CloseOutputSchema,
+  };
+}
 
-export const ObservationOutputSchema = z.strictObject({
-  sessionId: z.string().optional(),
-  snapshot: SnapshotSchema.optional(),
-  ...errorField,
-});
+let built: ReturnType<typeof buildSchemas> | undefined;
 
-export const InputOutputSchema = z.strictObject({
-  sessionId: z.string().optional(),
-  actionsCompleted: z.int().optional(),
-  inputSent: z.boolean().optional(),
-  failedActionIndex: z.int().optional(),
-  snapshot: SnapshotSchema.optional(),
-  ...errorField,
-});
-
-export const SessionInfoSchema = z.strictObject({
-  sessionId: z.string(),
-  command: z.string().nullable(),
-  cwd: z.string(),
-  cols: z.int(),
-  rows: z.int(),
-  status: z.enum(['running', 'exited']),
-  exitCode: z.int().optional(),
-  signal: z.string().optional(),
-  pid: z.int(),
-  startedAt: z.string(),
-});
-
-export const ListOutputSchema = z.strictObject({
-  sessions: z.array(SessionInfoSchema).optional(),
-  ...errorField,
-});
-
-export const CloseOutputSchema = z.strictObject({
-  sessionId: z.string().optional(),
-  closed: z.boolean().optional(),
-  ...errorField,
-});
+/** The schemas, built once on first use. */
+export function schemas(): ReturnType<typeof buildSchemas> {
+  built ??= buildSchemas();
+  return built;
+}

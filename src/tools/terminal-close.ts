@@ -1,5 +1,5 @@
 /** terminal_close: cancel pending work, end every process of the terminal, release it. */
-import { CloseInputSchema, CloseOutputSchema } from './schemas.js';
+import { schemas } from './schemas.js';
 import { defineTool } from './tool.js';
 
 export const terminalClose = defineTool({
@@ -16,8 +16,8 @@ export const terminalClose = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: CloseInputSchema,
-  outputSchema: CloseOutputSchema,
+  inputSchema: () => schemas().CloseInputSchema,
+  outputSchema: () => schemas().CloseOutputSchema,
   async handler(args, ctx) {
     const closed = await ctx.registry.close(args.sessionId);
     return {

@@ -7,7 +7,7 @@ import type { Session } from '../session/session.js';
 import { failureWithSnapshot } from './failure.js';
 import { formatSnapshot } from './format.js';
 import { ToolFailure } from './result.js';
-import { InputInputSchema, InputOutputSchema } from './schemas.js';
+import { schemas } from './schemas.js';
 import { defineTool, observeOptions } from './tool.js';
 
 export const terminalInput = defineTool({
@@ -27,8 +27,8 @@ export const terminalInput = defineTool({
     idempotentHint: false,
     openWorldHint: true,
   },
-  inputSchema: InputInputSchema,
-  outputSchema: InputOutputSchema,
+  inputSchema: () => schemas().InputInputSchema,
+  outputSchema: () => schemas().InputOutputSchema,
   async handler(args, ctx) {
     const notStarted = { actionsCompleted: 0, inputSent: false };
     let session: Session;

@@ -3,7 +3,7 @@ import { TerminalError } from '../errors.js';
 import { checkSettleTiming } from '../input/actions.js';
 import { formatSnapshot } from './format.js';
 import { ToolFailure } from './result.js';
-import { ObservationOutputSchema, SnapshotInputSchema } from './schemas.js';
+import { schemas } from './schemas.js';
 import { defineTool, observeOptions } from './tool.js';
 
 export const terminalSnapshot = defineTool({
@@ -22,8 +22,8 @@ export const terminalSnapshot = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: SnapshotInputSchema,
-  outputSchema: ObservationOutputSchema,
+  inputSchema: () => schemas().SnapshotInputSchema,
+  outputSchema: () => schemas().ObservationOutputSchema,
   async handler(args, ctx) {
     checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     const session = ctx.registry.get(args.sessionId);

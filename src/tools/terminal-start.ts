@@ -4,7 +4,7 @@ import { checkSettleTiming } from '../input/actions.js';
 import { planLaunch } from '../session/launch.js';
 import { formatSnapshot } from './format.js';
 import { ToolFailure } from './result.js';
-import { ObservationOutputSchema, StartInputSchema } from './schemas.js';
+import { schemas } from './schemas.js';
 import { defineTool, observeOptions } from './tool.js';
 
 export const terminalStart = defineTool({
@@ -23,8 +23,8 @@ export const terminalStart = defineTool({
     idempotentHint: false,
     openWorldHint: true,
   },
-  inputSchema: StartInputSchema,
-  outputSchema: ObservationOutputSchema,
+  inputSchema: () => schemas().StartInputSchema,
+  outputSchema: () => schemas().ObservationOutputSchema,
   async handler(args, ctx) {
     checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     const plan = planLaunch(args, ctx.launchDefaults);

@@ -26,8 +26,9 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
   readonly title: string;
   readonly description: string;
   readonly annotations: ToolAnnotations;
-  readonly inputSchema: I;
-  readonly outputSchema: z.ZodType;
+  /** Getters, so that schemas are built on first use rather than at start-up. */
+  readonly inputSchema: () => I;
+  readonly outputSchema: () => z.ZodType;
   handler(args: z.output<I>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
