@@ -10,6 +10,7 @@ import { constants as osConstants } from 'node:os';
 import * as nodePty from 'node-pty';
 import { TerminalError } from '../errors.js';
 import { createDrainMarker, type DrainMarker } from './drain-marker.js';
+import { ensureSpawnHelper } from './spawn-helper.js';
 import { checkSpawnable } from './spawnable.js';
 
 export interface SpawnOptions {
@@ -67,6 +68,7 @@ interface PendingMarker {
 
 export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   checkSpawnable(options.file, options.cwd, options.env);
+  const helperProblem = ensureSpawnHelper();
   let pty: nodePty.IPty;
   try {
     pty = nodePty.spawn(options.file, [...options.args], {
@@ -80,7 +82,7 @@ export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   } catch (err) {
     throw new TerminalError(
       'SPAWN_FAILED',
-      `could not start "${options.file}": ${(err as Error).message}`,
+      `could not start "${options.file}": ${(err as Error).message}${helperProblem ? `; ${helperProblem}` : ''}`,
       { file: options.file, cwd: options.cwd },
       { cause: err },
     );

@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+// npm run pack:smoke: packs agent-tty and installs the tarball as a user does (npm install -g,
+// into a temporary prefix), once with this machine's Node and once with Node 24 from the npm
+// registry; then runs the installed `agent-tty`: --version, --help, an MCP session over stdio.
+// Also: on Node 18 it must refuse to serve in one line, and so must a broken node-pty.
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { assertEqual, createChecks, run, Skip } from './smoke/checks.mjs';
+import { envWithNode, installRegistryNode } from './smoke/registry-node.mjs';
+
+const PKG = JSON.parse(readFileSync('package.json', 'utf8'));
+const TOOLS = [
+  'terminal_start',
+  'terminal_input',
+  'terminal_snapshot',
+  'terminal_resize',
+  'terminal_list',
+  'terminal_close',
+];
+/** Everything the tarball may hold: the built server, its docs and package.json. */
+const SHIPPED =
+  /^package\/(dist\/.+\.js(\.map)?|spec\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+const REQUIRED = ['dist/main.js', 'dist/main.js.map', 'spec/tools.schema.json', 'CHANGELOG.md'];
+const THIS_MAJOR = Number(process.versions.node.split('.')[0]);
+
+const work = mkdtempSync(join(tmpdir(), 'agent-tty-smoke-'));
+const { check, summarize } = createChecks('pack smoke');
+
+/** npm pack into the work directory (prepack builds dist/); checks what the tarball holds. */
+function packTarball() {
+  run('npm', ['pack', '--pack-destination', work]);
+  const name = readdirSync(work).find((f) => f.endsWith('.tgz'));
+  const tarball = join(work, name);
+  const entries = run('tar', ['-tzf', tarball]).stdout.trim().split('\n');
+  const stray = entries.filter((e) => !SHIPPED.test(e));
+  if (stray.length) throw new Error(`unexpected files: ${stray.join(', ')}`);
+  const missing = REQUIRED.filter((f) => !entries.includes(`package/${f}`));
+  if (!entries.some((e) => e.startsWith('package/dist/chunks/'))) missing.push('dist/chunks/');
+  if (missing.length) throw new Error(`missing: ${missing.join(', ')}`);
+  return { tarball, detail: `${name}, ${entries.length} files` };
+}
+
+/** npm install -g into `prefix`, run by `node` (first on PATH, so node-gyp builds for it). */
+function installGlobally(tarball, node, prefix) {
+  // npm's strict-allow-scripts preflight fails with ENOENT if <prefix>/lib does not exist yet.
+  mkdirSync(join(prefix, 'lib'), { recursive: true });
+  const flags = ['--allow-scripts=node-pty', '--strict-allow-scripts', '--no-audit', '--no-fund'];
+  run('npm', ['install', '-g', '--prefix', prefix, ...flags, tarball], { env: node.env });
+  const [loaded] = ptyModules(prefix);
+  if (!loaded) throw new Error('node-pty has no native module (not built, no prebuild)');
+  // node-pty execs the spawn-helper next to its module (macOS); 1.1.0's prebuilt one lacks +x.
+  const helper = join(dirname(loaded.file), 'spawn-helper');
+  const helperNote =
+    existsSync(helper) && !(statSync(helper).mode & 0o111) ? ', spawn-helper NOT executable' : '';
+  return {
+    bin: join(prefix, 'bin', 'agent-tty'),
+    detail: `node-pty from ${loaded.dir}${helperNote}`,
+  };
+}
+
+/**
+ * node-pty's native modules in an install, in the order node-pty tries them: Linux compiles
+ * build/Release, macOS uses the prebuild.
+ */
+function ptyModules(prefix) {
+  const root = join(prefix, 'lib/node_modules', PKG.name, 'node_modules/node-pty');
+  return ['build/Release', `prebuilds/${process.platform}-${process.arch}`]
+    .map((dir) => ({ dir, file: join(root, dir, 'pty.node') }))
+    .filter(({ file }) => existsSync(file));
+}
+
+function checkVersionAndHelp(bin, env) {
+  assertEqual(run(bin, ['--version'], { env }).stdout.trim(), PKG.version, '--version');
+  const help = run(bin, ['--help'], { env }).stdout;
+  const unmentioned = TOOLS.filter((tool) => !help.includes(tool));
+  if (unmentioned.length) throw new Error(`--help does not mention ${unmentioned.join(', ')}`);
+  return `${PKG.version}; --help lists the six tools`;
+}
+
+/** initialize, tools/list, then one terminal from start to close, through the SDK's Client. */
+async function checkSession(bin, env) {
+  const transport = new StdioClientTransport({ command: bin, env, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const client = new Client({ name: 'agent-tty-pack-smoke', version: PKG.version });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    assertEqual(tools.map((t) => t.name).sort(), [...TOOLS].sort(), 'tools/list');
+    const args = { command: 'echo smoke-ok', login: false };
+    const started = await client.callTool({ name: 'terminal_start', arguments: args });
+    const { sessionId, snapshot } = started.structuredContent ?? {};
+    if (started.isError || !snapshot?.screen.some((line) => line.includes('smoke-ok'))) {
+      throw new Error(`terminal_start: ${JSON.stringify(started.structuredContent)}`);
+    }
+    assertEqual(snapshot.status, 'exited', 'terminal_start status');
+    const closed = await client.callTool({ name: 'terminal_close', arguments: { sessionId } });
+    assertEqual(closed.structuredContent?.closed, true, 'terminal_close closed');
+    return `6 tools; ${sessionId} showed smoke-ok, exited, closed`;
+  } catch (err) {
+    throw new Error(`${err.message}${stderr ? `; server stderr: ${stderr.trim()}` : ''}`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Starts the server, sends initialize and keeps stdin open until the server exits on its own. */
+function serveUntilExit(bin, env, timeoutMs = 10_000) {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'agent-tty-pack-smoke', version: PKG.version },
+    },
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, [], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.on('error', () => {}); // EPIPE once the server has exited
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`still running after ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+  });
+}
+
+/** The server exited 1 with exactly one line on stderr, matching `pattern`. */
+function assertOneLineExit({ code, stderr }, pattern) {
+  const lines = stderr.trim().split('\n');
+  if (code !== 1 || lines.length !== 1 || !pattern.test(lines[0])) {
+    throw new Error(`exit ${code}, stderr: ${JSON.stringify(stderr)}`);
+  }
+  return lines[0];
+}
+
+async function smokeNode(tarball, node, prefix) {
+  const label = `node ${node.version}`;
+  let bin;
+  const installed = await check(`${label}: npm install -g`, () => {
+    const result = installGlobally(tarball, node, prefix);
+    bin = result.bin;
+    return result.detail;
+  });
+  if (!installed) return undefined;
+  await check(`${label}: --version, --help`, () => checkVersionAndHelp(bin, node.env));
+  await check(`${label}: MCP session`, () => checkSession(bin, node.env));
+  return bin;
+}
+
+async function main() {
+  let tarball;
+  const packed = await check('npm pack', () => {
+    const result = packTarball();
+    tarball = result.tarball;
+    return result.detail;
+  });
+  if (!packed) return;
+
+  const here = { version: process.version, env: envWithNode(process.execPath) };
+  const prefix = join(work, `prefix-${THIS_MAJOR}`);
+  const bin = await smokeNode(tarball, here, prefix);
+
+  let node24;
+  await check('node 24 from the npm registry', () => {
+    if (THIS_MAJOR === 24) throw new Skip('this Node is 24 already');
+    const node = installRegistryNode(24, join(work, 'node-24'));
+    // Its own headers, so node-gyp needs no download (and ignores a configured nodedir).
+    node24 = {
+      version: node.version,
+      env: envWithNode(node.bin, { npm_config_nodedir: node.root }),
+    };
+    return node.version;
+  });
+  if (node24) await smokeNode(tarball, node24, join(work, 'prefix-24'));
+
+  if (!bin) return;
+  let node18;
+  await check('node 18 from the npm registry', () => {
+    const node = installRegistryNode(18, join(work, 'node-18'));
+    node18 = { version: node.version, env: envWithNode(node.bin) };
+    return node.version;
+  });
+  if (node18) {
+    // npm 11 does not run on Node 18: run the copy installed above under Node 18.
+    await check(`node ${node18.version}: --version, --help`, () =>
+      checkVersionAndHelp(bin, node18.env),
+    );
+    await check(`node ${node18.version}: refuses to serve`, async () =>
+      assertOneLineExit(await serveUntilExit(bin, node18.env), /Node\.js 20 or newer/),
+    );
+  }
+
+  await check('node-pty unloadable: refuses to serve', async () => {
+    const files = ptyModules(prefix).map(({ file }) => file);
+    for (const file of files) renameSync(file, `${file}.off`);
+    try {
+      const result = await serveUntilExit(bin, here.env);
+      const line = assertOneLineExit(result, /node-pty could not be loaded/);
+      const answered = result.stdout.includes('"id":1') ? 'after answering initialize' : 'at once';
+      return `${answered}: ${line.slice(0, 60)}…`;
+    } finally {
+      for (const file of files) renameSync(`${file}.off`, file);
+    }
+  });
+}
+
+try {
+  await main();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(summarize());
