@@ -23,6 +23,10 @@ export interface Config {
   readonly hangupGraceMs: number;
   readonly termGraceMs: number;
   readonly logLevel: LogLevel;
+  /** Record every session as an asciicast file in this directory ('' = only when asked). */
+  readonly recordDir: string;
+  /** Close a session after this long without a tool call naming it (0 = never). */
+  readonly idleTimeoutMs: number;
 }
 
 export const DEFAULT_CONFIG: Config = Object.freeze({
@@ -37,6 +41,8 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   hangupGraceMs: 150,
   termGraceMs: 250,
   logLevel: 'warn',
+  recordDir: '',
+  idleTimeoutMs: 0,
 });
 
 /** Hard limits of the tool surface; not configurable. */
@@ -49,6 +55,8 @@ export const LIMITS = Object.freeze({
   maxActions: 256,
   maxPayloadBytes: 1024 * 1024,
   maxTimingMs: 60_000,
+  /** Longest expect-style wait or one-shot run. */
+  maxWaitMs: 3_600_000,
 });
 
 interface Option {
@@ -108,6 +116,20 @@ export const OPTIONS: readonly Option[] = [
     key: 'scrollbackLines',
     help: 'history lines kept per session (default 2000)',
     parse: integer(0, 100_000),
+  },
+  {
+    flag: '--record-dir',
+    env: 'AGENT_TTY_RECORD_DIR',
+    key: 'recordDir',
+    help: 'record every session as an asciicast file in this directory (default: only sessions started with record:true, in ~/.agent-tty/recordings)',
+    parse: (raw) => raw,
+  },
+  {
+    flag: '--idle-timeout',
+    env: 'AGENT_TTY_IDLE_TIMEOUT',
+    key: 'idleTimeoutMs',
+    help: 'close a session after this many ms without a tool call for it (default 0: never)',
+    parse: integer(0, 30 * 24 * 3600 * 1000),
   },
   {
     flag: '--log-level',

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'MOUSE_NOT_ENABLED',
   'OUT_OF_BOUNDS',
   'RESULT_TOO_LARGE',
+  'WAIT_TIMEOUT',
   'CANCELLED',
   'INTERNAL',
 ] as const;

@@ -17,7 +17,8 @@ function helpText(): string {
   return [
     `${PACKAGE.name} ${PACKAGE.version}: an MCP server that gives AI agents a real interactive terminal.`,
     '',
-    'Usage: agent-tty [options]',
+    'Usage: agent-tty [options]          run the MCP server on stdio',
+    '       agent-tty test SCRIPT.json...  replay test scripts (agent-tty test --help)',
     '',
     'Speaks MCP over stdio (stdin/stdout); logs go to stderr. Register it with your client, e.g.',
     '  claude mcp add --scope user --transport stdio agent-tty -- agent-tty',
@@ -33,6 +34,18 @@ function helpText(): string {
   ].join('\n');
 }
 
+function loadConfigOrFail(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ReturnType<typeof loadConfig> {
+  try {
+    return loadConfig(argv, env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+}
+
 function fail(message: string): never {
   process.stderr.write(`agent-tty: ${message}\n`);
   process.exit(1);
@@ -41,7 +54,7 @@ function fail(message: string): never {
 async function main(argv: string[]): Promise<void> {
   // Node 22.1+ can cache compiled code between runs, which makes every later start faster.
   (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (argv[0] !== 'test' && (argv.includes('--help') || argv.includes('-h'))) {
     process.stdout.write(`${helpText()}\n`);
     return;
   }
@@ -53,13 +66,11 @@ async function main(argv: string[]): Promise<void> {
   if (!(major >= MIN_NODE_MAJOR)) {
     fail(`Node.js ${MIN_NODE_MAJOR} or newer is required; this is ${process.version}`);
   }
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig(argv, process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
-    throw err;
+  if (argv[0] === 'test') {
+    const { runTestCommand } = await import('./cli/test-command.js');
+    process.exit(await runTestCommand(argv.slice(1), loadConfigOrFail([], process.env)));
   }
+  const config = loadConfigOrFail(argv, process.env);
   const logger = createLogger(config.logLevel);
   let serve: typeof import('./serve.js').serve;
   try {

@@ -5,6 +5,8 @@
  * closing takes too long, or the process exits another way, every session's processes are
  * killed synchronously.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -26,7 +28,13 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     return runtime;
   };
   const registry = new SessionRegistry(
-    { maxSessions: config.maxSessions, scrollbackLines: config.scrollbackLines },
+    {
+      maxSessions: config.maxSessions,
+      scrollbackLines: config.scrollbackLines,
+      recordDir: config.recordDir,
+      defaultRecordDir: join(homedir(), '.agent-tty', 'recordings'),
+      idleTimeoutMs: config.idleTimeoutMs,
+    },
     async (spec) => (await loadRuntime())(spec),
   );
   const server = createServer({

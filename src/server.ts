@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import { registerResources } from './resources.js';
 import type { LaunchDefaults } from './session/launch.js';
 import type { SessionRegistry } from './session/registry.js';
 import { callTool, findTool } from './tools/index.js';
@@ -35,8 +36,12 @@ export const INSTRUCTIONS = [
 export function createServer(deps: ServerDeps): Server {
   const server = new Server(
     { name: PACKAGE.name, title: 'agent-tty', version: PACKAGE.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true } },
+      instructions: INSTRUCTIONS,
+    },
   );
+  registerResources(server, deps.registry);
   const tools = [...TOOL_LIST];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -47,12 +52,25 @@ export function createServer(deps: ServerDeps): Server {
         `unknown tool "${request.params.name}"; the tools are ${tools.map((t) => t.name).join(', ')}`,
       );
     }
+    const token = request.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : (value: number, total: number | undefined, message: string) => {
+            extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress: value, total, message },
+              })
+              .catch(() => undefined);
+          };
     return callTool(tool, request.params.arguments, {
       registry: deps.registry,
       config: deps.config,
       logger: deps.logger,
       launchDefaults: deps.launchDefaults,
       signal: extra.signal,
+      progress,
     });
   });
   return server;

@@ -5,6 +5,7 @@
  * @see spec/tools.md (terminal_input)
  */
 import { TerminalError } from '../errors.js';
+import { compileQuery } from '../text-query.js';
 import type { MouseButton, WheelDirection } from './encode-mouse.js';
 import {
   isNamedKey,
@@ -37,7 +38,25 @@ export interface WireAction {
   durationMs?: number | undefined;
   settleMs?: number | undefined;
   settleTimeoutMs?: number | undefined;
+  pattern?: string | undefined;
+  ignoreCase?: boolean | undefined;
+  gone?: boolean | undefined;
+  exit?: boolean | undefined;
+  timeoutMs?: number | undefined;
 }
+
+/** What an expect-style wait waits for. */
+export type ExpectCondition =
+  | {
+      readonly kind: 'pattern';
+      readonly re: RegExp;
+      readonly source: string;
+      readonly gone: boolean;
+    }
+  | { readonly kind: 'exit' };
+
+/** Default time an expect-style wait allows. */
+export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
 
 export interface Modifiers {
   readonly ctrl: boolean;
@@ -66,7 +85,8 @@ export type Action =
       readonly type: 'observe';
       readonly settleMs: number | undefined;
       readonly settleTimeoutMs: number | undefined;
-    };
+    }
+  | { readonly type: 'expect'; readonly condition: ExpectCondition; readonly timeoutMs: number };
 
 /** Fields each type takes besides `type`; required ones first in the message order. */
 const FIELDS: Record<ActionType, { required: string[]; optional: string[] }> = {
@@ -79,7 +99,19 @@ const FIELDS: Record<ActionType, { required: string[]; optional: string[] }> = {
   },
   focus: { required: ['focused'], optional: [] },
   raw: { required: ['bytes'], optional: [] },
-  wait: { required: [], optional: ['durationMs', 'settleMs', 'settleTimeoutMs'] },
+  wait: {
+    required: [],
+    optional: [
+      'durationMs',
+      'settleMs',
+      'settleTimeoutMs',
+      'pattern',
+      'ignoreCase',
+      'gone',
+      'exit',
+      'timeoutMs',
+    ],
+  },
 };
 
 function actionError(index: number, message: string, code: 'INVALID_ARGUMENT' | 'INVALID_KEY') {
@@ -198,16 +230,49 @@ function parseMouse(wire: WireAction, index: number): Action {
 }
 
 function parseWait(wire: WireAction, index: number, defaultQuietMs: number): Action {
-  const observing = wire.settleMs !== undefined || wire.settleTimeoutMs !== undefined;
-  if (wire.durationMs !== undefined) {
-    if (observing) {
-      throw actionError(
-        index,
-        'a wait takes either durationMs (a fixed pause) or settleMs/settleTimeoutMs (an observation), not both',
-        'INVALID_ARGUMENT',
-      );
+  const kinds = [
+    wire.durationMs !== undefined && 'durationMs',
+    (wire.settleMs !== undefined || wire.settleTimeoutMs !== undefined) &&
+      'settleMs/settleTimeoutMs',
+    wire.pattern !== undefined && 'pattern',
+    wire.exit !== undefined && 'exit',
+  ].filter((k): k is string => typeof k === 'string');
+  if (kinds.length > 1) {
+    throw actionError(
+      index,
+      `a wait takes one of durationMs (a pause), settleMs/settleTimeoutMs (until the screen settles), pattern (until text appears or, with gone, leaves) or exit (until the program exits), not ${kinds.join(' and ')}`,
+      'INVALID_ARGUMENT',
+    );
+  }
+  const kind = kinds[0];
+  const misplaced = (field: string, owner: string) =>
+    actionError(index, `"${field}" applies to a wait with ${owner}`, 'INVALID_ARGUMENT');
+  if (kind !== 'pattern') {
+    if (wire.ignoreCase !== undefined) throw misplaced('ignoreCase', 'pattern');
+    if (wire.gone !== undefined) throw misplaced('gone', 'pattern');
+  }
+  if (kind !== 'pattern' && kind !== 'exit' && wire.timeoutMs !== undefined) {
+    throw misplaced('timeoutMs', 'pattern or exit (use settleTimeoutMs to bound a settle)');
+  }
+  const timeoutMs = wire.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  if (kind === 'durationMs') return { type: 'wait', durationMs: wire.durationMs as number };
+  if (kind === 'pattern') {
+    const source = wire.pattern as string;
+    let re: RegExp;
+    try {
+      re = compileQuery({ pattern: source, ignoreCase: wire.ignoreCase });
+    } catch (err) {
+      throw actionError(index, (err as Error).message, 'INVALID_ARGUMENT');
     }
-    return { type: 'wait', durationMs: wire.durationMs };
+    return {
+      type: 'expect',
+      condition: { kind: 'pattern', re, source, gone: wire.gone === true },
+      timeoutMs,
+    };
+  }
+  if (kind === 'exit') {
+    if (wire.exit !== true) throw actionError(index, '"exit" must be true', 'INVALID_ARGUMENT');
+    return { type: 'expect', condition: { kind: 'exit' }, timeoutMs };
   }
   checkSettleTiming(wire.settleMs, wire.settleTimeoutMs, defaultQuietMs, `actions[${index}]: `, {
     actionIndex: index,

@@ -6,9 +6,26 @@
 import { PACKAGE } from '../version.js';
 import { fingerprintScreen } from './fingerprint.js';
 import { installProbeReplies } from './probe-replies.js';
-import { extractHistory, extractScreen, type History, type ScreenGrid } from './snapshot.js';
+import {
+  extractCells,
+  extractHistory,
+  extractHistorySince,
+  extractRowText,
+  extractScreen,
+  type History,
+  type HistorySlice,
+  type RowText,
+  type ScreenGrid,
+} from './snapshot.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
-import { createTerminal, type IDisposable, parseNextWriteNow, type Terminal } from './xterm.js';
+import { makeTextSafe } from './text-safety.js';
+import {
+  createTerminal,
+  type IDisposable,
+  onNormalHistoryTrim,
+  parseNextWriteNow,
+  type Terminal,
+} from './xterm.js';
 
 export interface ScreenOptions {
   readonly cols: number;
@@ -19,6 +36,21 @@ export interface ScreenOptions {
   /** Called with true when unparsed output exceeds the high-water mark, false when drained. */
   readonly onPressure?: (high: boolean) => void;
   readonly now?: () => number;
+}
+
+/** Longest title reported; a longer one is cut and ends with an ellipsis. */
+export const MAX_TITLE_LENGTH = 256;
+
+/** The title as it can be shown: safe characters, bounded length. */
+export function safeTitle(title: string): string {
+  const safe = makeTextSafe(
+    title.length > MAX_TITLE_LENGTH * 2 ? title.slice(0, MAX_TITLE_LENGTH * 2) : title,
+  );
+  if (safe.length <= MAX_TITLE_LENGTH) return safe;
+  const cut =
+    safe.charCodeAt(MAX_TITLE_LENGTH - 2) >= 0xd800 &&
+    safe.charCodeAt(MAX_TITLE_LENGTH - 2) <= 0xdbff;
+  return `${safe.slice(0, MAX_TITLE_LENGTH - (cut ? 2 : 1))}…`;
 }
 
 /** Unparsed output at which reading from the PTY pauses, and at which it resumes. */
@@ -35,6 +67,7 @@ export class Screen {
   private _parseCount = 0;
   private _lastParsedAt: number;
   private _title = '';
+  private _trimmed = 0;
   private _idleWaiters: (() => void)[] = [];
   private _batch: Uint8Array[] = [];
   private _batchBytes = 0;
@@ -52,9 +85,13 @@ export class Screen {
       this._term.onData(replyText),
       this._term.onBinary((data) => this._reply(Buffer.from(data, 'latin1'))),
       this._term.onTitleChange((title) => {
-        this._title = title;
+        this._title = safeTitle(title);
       }),
     ];
+    const trim = onNormalHistoryTrim(this._term, (lines) => {
+      this._trimmed += lines;
+    });
+    if (trim) this._disposables.push(trim);
   }
 
   get cols(): number {
@@ -136,6 +173,29 @@ export class Screen {
 
   history(lines: number): History {
     return extractHistory(this._term, lines);
+  }
+
+  /** Every row of the screen as text, with the cell column of each character. */
+  rowTexts(): RowText[] {
+    return Array.from({ length: this._term.rows }, (_, y) => extractRowText(this._term, y));
+  }
+
+  /** Text of the cells [startColumn, endColumn] of each row in [row, row + rows), 1-based. */
+  region(row: number, column: number, rows: number, cols: number): string[] {
+    const lines: string[] = [];
+    const last = Math.min(this._term.rows, row + rows - 1);
+    const end = Math.min(this._term.cols, column + cols - 1);
+    for (let y = row; y <= last; y++) lines.push(extractCells(this._term, y - 1, column, end));
+    return lines;
+  }
+
+  /** Lines that ever scrolled into the normal buffer's history. */
+  get historyTotal(): number {
+    return this._trimmed + this._term.buffer.normal.baseY;
+  }
+
+  historySince(since: number, maxLines: number): HistorySlice {
+    return extractHistorySince(this._term, since, maxLines, this._trimmed);
   }
 
   fingerprint(): string {

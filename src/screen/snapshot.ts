@@ -5,7 +5,7 @@
  * 200x50 screen with a different style on every cell is extracted in a few milliseconds.
  */
 import { makeTextSafe } from './text-safety.js';
-import { type IBufferCell, isCursorHidden, type Terminal } from './xterm.js';
+import { type IBufferCell, type IBufferLine, isCursorHidden, type Terminal } from './xterm.js';
 
 /** A colour: a palette index (0-255) or an RGB value "#rrggbb". */
 export type Color = number | string;
@@ -106,6 +106,35 @@ function buildStyle(fg: number, bg: number, flags: number): Style {
   return style;
 }
 
+/** Most UTF-16 units shown for one cell: a cell can collect unbounded combining marks. */
+export const MAX_CELL_UNITS = 32;
+
+/** A cell's characters, cut after MAX_CELL_UNITS without splitting a surrogate pair. */
+function capCell(chars: string): string {
+  if (chars.length <= MAX_CELL_UNITS) return chars;
+  const code = chars.charCodeAt(MAX_CELL_UNITS - 1);
+  return chars.slice(0, code >= 0xd800 && code <= 0xdbff ? MAX_CELL_UNITS - 1 : MAX_CELL_UNITS);
+}
+
+/**
+ * A buffer line's text over cells [start, end), as the screen shows it: concealed cells are
+ * blanks, characters are made safe, trailing blanks trimmed.
+ */
+function lineText(line: IBufferLine, end: number, start = 0): string {
+  let cell: IBufferCell | undefined;
+  let text = '';
+  const last = Math.min(end, line.length);
+  for (let x = start; x < last; x++) {
+    cell = line.getCell(x, cell);
+    const c = cell as IBufferCell;
+    const width = c.getWidth();
+    if (width === 0) continue;
+    const chars = capCell(c.getChars());
+    text += chars === '' || c.isInvisible() ? (width === 2 ? '  ' : ' ') : chars;
+  }
+  return makeTextSafe(text.trimEnd());
+}
+
 interface StyleEntry {
   readonly fg: number;
   readonly bg: number;
@@ -173,7 +202,7 @@ export function extractScreen(term: Terminal): ScreenGrid {
       }
       const cellWidth = c.getWidth();
       if (cellWidth === 0) continue; // second half of a wide character
-      const chars = c.getChars();
+      const chars = capCell(c.getChars());
       if (chars === '' || chars === ' ' || flags & 64) {
         text += cellWidth === 2 ? '  ' : ' ';
         if (styled) keep = text.length;
@@ -201,6 +230,39 @@ export function extractScreen(term: Terminal): ScreenGrid {
   };
 }
 
+export interface HistorySlice {
+  /** The history count the slice starts after (the `since` asked for, or later if lines were lost). */
+  since: number;
+  /** Lines oldest first; the first is line number `since + 1` of all history. */
+  lines: string[];
+  /** Lines that scrolled into history, in all, so far. */
+  total: number;
+  /** Lines after `since` that were dropped because history was full before they were read. */
+  missedLines: number;
+}
+
+/**
+ * Normal-buffer history lines after the `since`-th line that ever scrolled into it, at most
+ * `maxLines`. `trimmed` is how many lines the full history has dropped from its top so far.
+ */
+export function extractHistorySince(
+  term: Terminal,
+  since: number,
+  maxLines: number,
+  trimmed: number,
+): HistorySlice {
+  const normal = term.buffer.normal;
+  const total = trimmed + normal.baseY;
+  const start = Math.min(Math.max(since, trimmed), total);
+  const end = Math.min(total, start + maxLines);
+  const lines: string[] = [];
+  for (let k = start; k < end; k++) {
+    const line = normal.getLine(k - trimmed);
+    lines.push(line ? lineText(line, term.cols) : '');
+  }
+  return { since: start, lines, total, missedLines: Math.max(0, Math.min(trimmed, total) - since) };
+}
+
 /** The last `count` lines of normal-buffer history, oldest first. */
 export function extractHistory(term: Terminal, count: number): History {
   const normal = term.buffer.normal;
@@ -209,7 +271,57 @@ export function extractHistory(term: Terminal, count: number): History {
   const lines: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const line = normal.getLine(available - n + i);
-    lines[i] = line ? makeTextSafe(line.translateToString(true)) : '';
+    lines[i] = line ? lineText(line, term.cols) : '';
   }
   return { lines, availableLines: available };
+}
+
+/** A screen row's text with, for each UTF-16 unit of it, the 1-based cell column it sits in. */
+export interface RowText {
+  readonly text: string;
+  readonly columns: readonly number[];
+}
+
+/**
+ * Row `y` (0-based) of the active screen as text, with the cell column of each character.
+ * Trailing blanks are dropped, except on the cursor's row up to the cursor: a prompt such as
+ * "Name? " keeps the space it waits after.
+ */
+export function extractRowText(term: Terminal, y: number): RowText {
+  const buffer = term.buffer.active;
+  const line = buffer.getLine(buffer.baseY + y);
+  if (!line) return { text: '', columns: [] };
+  let text = '';
+  const columns: number[] = [];
+  let cell: IBufferCell | undefined;
+  const width = Math.min(term.cols, line.length);
+  for (let x = 0; x < width; x++) {
+    cell = line.getCell(x, cell);
+    const c = cell as IBufferCell;
+    if (c.getWidth() === 0) continue;
+    const chars = c.isInvisible()
+      ? ' '.repeat(c.getWidth())
+      : makeTextSafe(capCell(c.getChars()) || ' ');
+    text += chars;
+    for (let i = 0; i < chars.length; i++) columns.push(x + 1);
+  }
+  let keep = text.trimEnd().length;
+  if (buffer.cursorY === y) {
+    const atCursor = columns.findIndex((column) => column > buffer.cursorX);
+    keep = Math.max(keep, atCursor === -1 ? text.length : atCursor);
+  }
+  return { text: text.slice(0, keep), columns: columns.slice(0, keep) };
+}
+
+/** The text of the cells in [startColumn, endColumn] (1-based, inclusive) of active row `y`. */
+export function extractCells(
+  term: Terminal,
+  y: number,
+  startColumn: number,
+  endColumn: number,
+): string {
+  const buffer = term.buffer.active;
+  const line = buffer.getLine(buffer.baseY + y);
+  if (!line) return '';
+  return lineText(line, endColumn, startColumn - 1);
 }

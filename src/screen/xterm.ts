@@ -40,6 +40,7 @@ interface CoreLine {
 }
 
 interface Core {
+  _bufferService?: { buffers?: { normal?: { lines?: { onTrim?: unknown } } } };
   coreService?: { isCursorHidden?: unknown };
   buffer?: { lines?: { get(i: number): unknown } };
   _writeBuffer?: { handleUserInput?: unknown };
@@ -77,4 +78,18 @@ export function parseNextWriteNow(term: Terminal): void {
   if (writeBuffer && typeof writeBuffer.handleUserInput === 'function') {
     (writeBuffer.handleUserInput as () => void).call(writeBuffer);
   }
+}
+
+/**
+ * Calls `listener` with the number of lines dropped from the top of the normal buffer's history
+ * when it is full (xterm trims its circular list), so lines that ever scrolled can be counted.
+ * Returns undefined when the internals are not as expected.
+ */
+export function onNormalHistoryTrim(
+  term: Terminal,
+  listener: (lines: number) => void,
+): IDisposable | undefined {
+  const onTrim = core(term)?._bufferService?.buffers?.normal?.lines?.onTrim;
+  if (typeof onTrim !== 'function') return undefined;
+  return (onTrim as (l: (n: number) => void) => IDisposable)(listener);
 }

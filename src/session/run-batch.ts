@@ -11,10 +11,22 @@ import { encodeMouse, type MouseReport } from '../input/encode-mouse.js';
 import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
 import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import type { ObserveOptions, Session } from './session.js';
+import { describeCondition, waitForCondition } from './wait.js';
+
+/** How a wait that waited for a condition ended. */
+export interface WaitReport {
+  actionIndex: number;
+  /** quiet, input, exited or timeout for a settle; matched, gone or exited for an expect. */
+  reason: string;
+  elapsedMs: number;
+  match?: { text: string; row?: number; column?: number };
+}
 
 export interface BatchProgress {
   actionsCompleted: number;
   inputSent: boolean;
+  /** One entry per wait for a condition (settle, pattern, exit), in order. */
+  waits: WaitReport[];
 }
 
 /** A failure inside a batch, with how far the batch got. */
@@ -32,6 +44,8 @@ export interface BatchOptions {
   readonly signal: AbortSignal;
   /** Timing of observation waits that omit settleMs / settleTimeoutMs. */
   readonly resolveObserve: (settleMs?: number, settleTimeoutMs?: number) => ObserveOptions;
+  /** Reports progress of long waits (the client asked for progress notifications). */
+  readonly onProgress?: ((elapsedMs: number, timeoutMs: number, what: string) => void) | undefined;
 }
 
 /**
@@ -66,7 +80,7 @@ export async function runBatch(
   actions: readonly Action[],
   options: BatchOptions,
 ): Promise<BatchProgress> {
-  const progress: BatchProgress = { actionsCompleted: 0, inputSent: false };
+  const progress: BatchProgress = { actionsCompleted: 0, inputSent: false, waits: [] };
   for (let i = 0; i < actions.length; i++) {
     try {
       throwIfAborted(options.signal);
@@ -77,7 +91,7 @@ export async function runBatch(
         err instanceof TerminalError
           ? err
           : new TerminalError('INTERNAL', `action ${i} failed: ${(err as Error).message}`);
-      throw new BatchError(error, { ...progress }, i);
+      throw new BatchError(error, { ...progress, waits: [...progress.waits] }, i);
     }
   }
   return progress;
@@ -124,12 +138,34 @@ async function runAction(
     }
     case 'wait':
       return sleep(action.durationMs, options.signal);
-    case 'observe':
-      await session.observe({
+    case 'observe': {
+      const result = await session.settle({
         ...options.resolveObserve(action.settleMs, action.settleTimeoutMs),
         signal: options.signal,
       });
+      progress.waits.push({
+        actionIndex: index,
+        reason: result.reason,
+        elapsedMs: result.elapsedMs,
+      });
       return;
+    }
+    case 'expect': {
+      const what = describeCondition(action.condition);
+      const outcome = await waitForCondition(session, action.condition, {
+        timeoutMs: action.timeoutMs,
+        signal: options.signal,
+        onProgress:
+          options.onProgress && ((e, t) => options.onProgress?.(e, t, `waiting for ${what}`)),
+      });
+      progress.waits.push({
+        actionIndex: index,
+        reason: outcome.reason,
+        elapsedMs: Math.round(outcome.elapsedMs),
+        ...(outcome.match ? { match: outcome.match } : {}),
+      });
+      return;
+    }
     default:
       return action satisfies never;
   }

@@ -9,12 +9,14 @@ import type { Logger } from '../log.js';
 import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
+import type { Match } from '../screen/find.js';
 import { Screen } from '../screen/screen.js';
 import { type SettleResult, type SettleSource, waitForSettle } from '../screen/settle.js';
-import type { History, ScreenGrid } from '../screen/snapshot.js';
+import type { History, HistorySlice, RowText, ScreenGrid } from '../screen/snapshot.js';
 import type { MouseEncoding, MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';
+import { Recorder } from './recorder.js';
 
 export type SessionStatus = 'running' | 'exited';
 
@@ -27,7 +29,12 @@ export interface Snapshot extends ScreenGrid {
   /** Whether the foreground program is blocked reading the terminal (Linux; absent elsewhere). */
   waitingForInput?: boolean;
   title?: string;
+  /** Lines that have ever scrolled into history. */
+  historyTotal: number;
   scrollback?: History;
+  history?: HistorySlice & { nextSince?: number };
+  region?: { row: number; column: number; rows: number; cols: number; lines: string[] };
+  matches?: Match[];
 }
 
 export interface SessionInfo {
@@ -41,6 +48,7 @@ export interface SessionInfo {
   signal?: string;
   pid: number;
   startedAt: string;
+  recording?: string;
 }
 
 export interface ObserveOptions {
@@ -70,6 +78,8 @@ export interface SessionSpec {
   readonly cols: number;
   readonly rows: number;
   readonly scrollbackLines: number;
+  /** Directory to record an asciicast file in, when the session is recorded. */
+  readonly recordDir?: string | undefined;
 }
 
 export class Session implements SettleSource {
@@ -83,6 +93,7 @@ export class Session implements SettleSource {
   private readonly _screen: Screen;
   private readonly _pty: PtyHandle;
   private readonly _probe: InputWaitProbe | undefined;
+  private readonly _recorder: Recorder | undefined;
   private _status: SessionStatus = 'running';
   private _exit: PtyExit | undefined;
   private _closed = false;
@@ -121,7 +132,10 @@ export class Session implements SettleSource {
           rows: spec.rows,
         },
         {
-          onData: (chunk) => this._screen.write(chunk),
+          onData: (chunk) => {
+            this._screen.write(chunk);
+            this._recorder?.output(chunk);
+          },
           onExit: (exit) => this._onExit(exit),
         },
       );
@@ -132,8 +146,22 @@ export class Session implements SettleSource {
     this._pty = pty;
     this.pid = pty.pid;
     this.ttyPath = pty.ttyPath;
+    this._recorder =
+      spec.recordDir === undefined
+        ? undefined
+        : Recorder.start(
+            spec.recordDir,
+            spec.id,
+            { cols: spec.cols, rows: spec.rows, command: spec.plan.command, shell: spec.plan.file },
+            _deps.logger,
+          );
     this._probe =
       _deps.inputWaitProbe === false ? undefined : createInputWaitProbe(pty.pid, pty.ttyPath);
+  }
+
+  /** Path of the asciicast recording, when the session is recorded. */
+  get recording(): string | undefined {
+    return this._recorder?.path;
   }
 
   get status(): SessionStatus {
@@ -193,19 +221,48 @@ export class Session implements SettleSource {
     return this._screen.modes();
   }
 
+  rowTexts(): RowText[] {
+    return this._screen.rowTexts();
+  }
+
+  region(row: number, column: number, rows: number, cols: number): string[] {
+    return this._screen.region(row, column, rows, cols);
+  }
+
+  /** Lines that ever scrolled into the normal buffer's history. */
+  get historyTotal(): number {
+    return this._screen.historyTotal;
+  }
+
+  historySince(since: number, maxLines: number): HistorySlice {
+    return this._screen.historySince(since, maxLines);
+  }
+
+  closedError(): TerminalError {
+    return new TerminalError('SESSION_CLOSED', `session "${this.id}" was closed`, {
+      sessionId: this.id,
+    });
+  }
+
   /** Resolves once output received so far has been parsed (modes are then current). */
   whenParsed(): Promise<void> {
     return this._screen.whenParsed();
   }
 
-  /** Waits for settlement, then captures a snapshot. */
-  async observe(options: ObserveOptions, scrollbackLines = 0): Promise<Snapshot> {
+  /** Waits until the screen settles (see screen/settle.ts). */
+  async settle(options: ObserveOptions): Promise<SettleResult> {
     this.assertOpen();
-    const result: SettleResult = await waitForSettle(this, {
+    const result = await waitForSettle(this, {
       ...options,
       inputGraceMs: this._probe ? options.inputGraceMs : undefined,
     });
     this.assertOpen();
+    return { ...result, elapsedMs: Math.round(result.elapsedMs) };
+  }
+
+  /** Waits for settlement, then captures a snapshot. */
+  async observe(options: ObserveOptions, scrollbackLines = 0): Promise<Snapshot> {
+    const result = await this.settle(options);
     return this.snapshot(result.settled, scrollbackLines);
   }
 
@@ -223,6 +280,7 @@ export class Session implements SettleSource {
         ? { waitingForInput: this.isWaitingForInput() }
         : {}),
       ...(title ? { title } : {}),
+      historyTotal: this._screen.historyTotal,
       ...(scrollbackLines > 0 ? { scrollback: this._screen.history(scrollbackLines) } : {}),
     };
   }
@@ -238,6 +296,7 @@ export class Session implements SettleSource {
       ...exitFields(this._exit),
       pid: this.pid,
       startedAt: this.startedAt.toISOString(),
+      ...(this._recorder ? { recording: this._recorder.path } : {}),
     };
     return info;
   }
@@ -247,6 +306,7 @@ export class Session implements SettleSource {
     this.assertRunning();
     this._probe?.markInput();
     this._pty.write(data);
+    this._recorder?.input(data);
   }
 
   /** Resizes screen and PTY together, after parsing what arrived at the old size. */
@@ -256,6 +316,7 @@ export class Session implements SettleSource {
     this.assertRunning();
     this._screen.resize(cols, rows);
     this._pty.resize(cols, rows);
+    this._recorder?.resize(cols, rows);
   }
 
   assertOpen(): void {
@@ -305,6 +366,7 @@ export class Session implements SettleSource {
     } finally {
       this._pty.dispose();
       this._screen.dispose();
+      this._recorder?.close();
     }
   }
 

@@ -5,6 +5,7 @@
  * reader could use gets a one-line summary instead. Pure.
  */
 import type { Style } from '../screen/snapshot.js';
+import type { BatchProgress } from '../session/run-batch.js';
 import type { SessionInfo, Snapshot } from '../session/session.js';
 
 const SEPARATOR = '│';
@@ -15,6 +16,15 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
   const lines: string[] = [statusLine(sessionId, s)];
   if (s.title) lines.push(`title: ${JSON.stringify(s.title)}`);
   const width = String(s.rows).length;
+  if (s.history) {
+    const h = s.history;
+    lines.push(
+      `history after line ${h.since}: ${h.lines.length} of ${h.total - h.since} new line(s)${h.missedLines ? `, ${h.missedLines} dropped before they were read` : ''}${h.nextSince !== undefined ? `; more after historySince ${h.nextSince}` : ''}:`,
+    );
+    h.lines.forEach((text, i) => {
+      lines.push(`${String(h.since + i + 1).padStart(width)}${SEPARATOR}${text}`);
+    });
+  }
   if (s.scrollback) {
     const { lines: history, availableLines } = s.scrollback;
     lines.push(
@@ -31,6 +41,22 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
   s.screen.forEach((text, i) => {
     lines.push(`${String(i + 1).padStart(width)}${SEPARATOR}${text}`);
   });
+  if (s.region) {
+    const r = s.region;
+    lines.push(
+      `region rows ${r.row}-${r.row + r.rows - 1}, columns ${r.column}-${r.column + r.cols - 1}:`,
+    );
+    r.lines.forEach((text, i) => {
+      lines.push(`${String(r.row + i).padStart(width)}${SEPARATOR}${text}`);
+    });
+  }
+  if (s.matches) {
+    lines.push(
+      s.matches.length === 0
+        ? 'matches: none'
+        : `matches: ${s.matches.map((m) => `${m.row}:${m.column}-${m.endColumn} ${JSON.stringify(m.text)}`).join('; ')}`,
+    );
+  }
   if (s.spans.length > 0) {
     const legend = `styles: ${formatLegend(s.styles)}`;
     const spans = `spans: ${formatSpans(s.spans)}`;
@@ -53,6 +79,7 @@ function statusLine(sessionId: string, s: Snapshot): string {
     parts.push('running');
   }
   parts.push(s.settled ? 'settled' : 'not settled (still changing at the deadline)');
+  if (s.historyTotal > 0) parts.push(`history ${s.historyTotal} lines`);
   if (s.waitingForInput) parts.push('waiting for input');
   if (s.mouse.tracking !== 'none') parts.push(`mouse ${s.mouse.tracking}/${s.mouse.encoding}`);
   return parts.join(' · ');
@@ -102,4 +129,18 @@ export function formatSessionList(sessions: readonly SessionInfo[]): string {
       return `${s.sessionId} · ${status} · ${s.cols}x${s.rows} · pid ${s.pid} · ${what} · cwd ${s.cwd}`;
     })
     .join('\n');
+}
+
+/** The first line of a terminal_input result: what was sent and how each wait ended. */
+export function formatProgress(progress: BatchProgress): string {
+  const parts = [
+    `actionsCompleted: ${progress.actionsCompleted}, inputSent: ${progress.inputSent}`,
+  ];
+  for (const w of progress.waits) {
+    const where =
+      w.match?.row !== undefined ? ` at row ${w.match.row} column ${w.match.column}` : '';
+    const what = w.match ? ` ${JSON.stringify(w.match.text)}${where}` : '';
+    parts.push(`wait #${w.actionIndex}: ${w.reason}${what} after ${w.elapsedMs} ms`);
+  }
+  return parts.join('\n');
 }

@@ -78,6 +78,36 @@ function buildSchemas() {
       .boolean()
       .optional()
       .describe('Run the shell as a login shell with -l (default true).'),
+    waitForExit: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run to completion: wait until the program exits (up to timeoutMs) instead of until the screen settles.',
+      ),
+    timeoutMs: z
+      .int()
+      .min(1)
+      .max(LIMITS.maxWaitMs)
+      .optional()
+      .describe('With waitForExit: longest wait, in ms (default 60000); then timedOut:true.'),
+    autoClose: z
+      .boolean()
+      .optional()
+      .describe(
+        'With waitForExit: close the session (ending anything still running) after the result.',
+      ),
+    scrollbackLines: z
+      .int()
+      .min(0)
+      .max(LIMITS.maxScrollbackRequest)
+      .optional()
+      .describe('Also return up to this many lines of history (useful with waitForExit).'),
+    record: z
+      .boolean()
+      .optional()
+      .describe(
+        'Record the session as an asciicast v2 file (asciinema play); the path is returned.',
+      ),
     ...settleFields,
   });
 
@@ -140,6 +170,28 @@ function buildSchemas() {
         .optional()
         .describe('raw: bytes to send as they are, e.g. [27, 91, 65].'),
       durationMs: timingMs.optional().describe('wait: pause this long, in ms.'),
+      pattern: z
+        .string()
+        .min(1)
+        .max(4096)
+        .optional()
+        .describe(
+          'wait: until this regular expression matches a line of the screen (or of output that scrolled past since the wait began).',
+        ),
+      ignoreCase: z.boolean().optional().describe('wait with pattern: match ignoring case.'),
+      gone: z
+        .boolean()
+        .optional()
+        .describe('wait with pattern: wait until it no longer matches the screen instead.'),
+      exit: z.literal(true).optional().describe('wait: until the program exits.'),
+      timeoutMs: z
+        .int()
+        .min(1)
+        .max(LIMITS.maxWaitMs)
+        .optional()
+        .describe(
+          'wait with pattern or exit: give up after this long (default 30000) with WAIT_TIMEOUT.',
+        ),
       ...settleFields,
     })
     .describe('One input action: set "type" and the fields that type takes.');
@@ -156,6 +208,25 @@ function buildSchemas() {
     ...settleFields,
   });
 
+  const RegionSchema = z
+    .strictObject({
+      row: z.int().min(1).max(LIMITS.maxRows).describe('First row, 1-based.'),
+      column: z.int().min(1).max(LIMITS.maxCols).describe('First column, 1-based.'),
+      rows: z.int().min(1).max(LIMITS.maxRows).describe('Number of rows.'),
+      cols: z.int().min(1).max(LIMITS.maxCols).describe('Number of columns.'),
+    })
+    .describe(
+      'A rectangle of the screen, returned as snapshot.region (wide characters count two columns).',
+    );
+
+  const FindSchema = z
+    .strictObject({
+      text: z.string().min(1).max(4096).optional().describe('Literal text to find.'),
+      pattern: z.string().min(1).max(4096).optional().describe('Or a regular expression.'),
+      ignoreCase: z.boolean().optional(),
+    })
+    .describe('Find text on the screen: snapshot.matches lists each match with row and column.');
+
   const SnapshotInputSchema = z.strictObject({
     sessionId: SessionIdSchema,
     scrollbackLines: z
@@ -166,6 +237,15 @@ function buildSchemas() {
       .describe(
         'Also return up to this many lines of history above the screen (0-2000, default 0).',
       ),
+    historySince: z
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Return the lines that scrolled into history after this count (snapshot.historyTotal of an earlier snapshot; 0 for all), at most 2000: read a long log once, line by line.',
+      ),
+    region: RegionSchema.optional(),
+    find: FindSchema.optional(),
     ...settleFields,
   });
 
@@ -224,8 +304,42 @@ function buildSchemas() {
         .optional()
         .describe('The program is blocked reading the terminal: it waits for you (Linux only).'),
       title: z.string().optional(),
+      historyTotal: z
+        .int()
+        .describe('Lines that have ever scrolled into history; pass as historySince to read on.'),
       scrollback: z
         .strictObject({ lines: z.array(z.string()), availableLines: z.int() })
+        .optional(),
+      history: z
+        .strictObject({
+          since: z.int(),
+          lines: z.array(z.string()),
+          total: z.int(),
+          missedLines: z.int(),
+          nextSince: z.int().optional(),
+        })
+        .optional()
+        .describe(
+          'Lines after history count `since` (when requested); missedLines were dropped before they were read; nextSince is set when more remain.',
+        ),
+      region: z
+        .strictObject({
+          row: z.int(),
+          column: z.int(),
+          rows: z.int(),
+          cols: z.int(),
+          lines: z.array(z.string()),
+        })
+        .optional(),
+      matches: z
+        .array(
+          z.strictObject({
+            row: z.int(),
+            column: z.int(),
+            endColumn: z.int(),
+            text: z.string(),
+          }),
+        )
         .optional(),
     })
     .describe('The terminal as a person would see it.');
@@ -246,11 +360,38 @@ function buildSchemas() {
     ...errorField,
   });
 
+  const StartOutputSchema = z.strictObject({
+    sessionId: z.string().optional(),
+    snapshot: SnapshotSchema.optional(),
+    timedOut: z
+      .boolean()
+      .optional()
+      .describe('waitForExit: the program was still running at timeoutMs.'),
+    closed: z.boolean().optional().describe('autoClose: the session was closed after this result.'),
+    recording: z.string().optional().describe('Path of the asciicast recording, when recording.'),
+    ...errorField,
+  });
+
+  const WaitReportSchema = z.strictObject({
+    actionIndex: z.int(),
+    reason: z.string(),
+    elapsedMs: z.int(),
+    match: z
+      .strictObject({ text: z.string(), row: z.int().optional(), column: z.int().optional() })
+      .optional(),
+  });
+
   const InputOutputSchema = z.strictObject({
     sessionId: z.string().optional(),
     actionsCompleted: z.int().optional(),
     inputSent: z.boolean().optional(),
     failedActionIndex: z.int().optional(),
+    waits: z
+      .array(WaitReportSchema)
+      .optional()
+      .describe(
+        'How each wait for a condition ended: quiet/input/exited/timeout (settle) or matched/gone/exited.',
+      ),
     snapshot: SnapshotSchema.optional(),
     ...errorField,
   });
@@ -266,6 +407,7 @@ function buildSchemas() {
     signal: z.string().optional(),
     pid: z.int(),
     startedAt: z.string(),
+    recording: z.string().optional(),
   });
 
   const ListOutputSchema = z.strictObject({
@@ -291,6 +433,7 @@ function buildSchemas() {
     SnapshotSchema,
     ErrorSchema,
     ObservationOutputSchema,
+    StartOutputSchema,
     InputOutputSchema,
     SessionInfoSchema,
     ListOutputSchema,

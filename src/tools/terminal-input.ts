@@ -5,7 +5,7 @@ import { type Action, checkSettleTiming, parseAction, payloadBytes } from '../in
 import { BatchError, type BatchProgress, precheckBatch, runBatch } from '../session/run-batch.js';
 import type { Session } from '../session/session.js';
 import { failureWithSnapshot } from './failure.js';
-import { formatSnapshot } from './format.js';
+import { formatProgress, formatSnapshot } from './format.js';
 import { ToolFailure } from './result.js';
 import { schemas } from './schemas.js';
 import { defineTool, observeOptions } from './tool.js';
@@ -71,13 +71,15 @@ export const terminalInput = defineTool({
             signal,
             resolveObserve: (settleMs, settleTimeoutMs) =>
               observeOptions(ctx.config, settleMs, settleTimeoutMs),
+            onProgress:
+              ctx.progress && ((elapsed, total, what) => ctx.progress?.(elapsed, total, what)),
           }),
         ctx.signal,
       );
     } catch (err) {
       if (err instanceof BatchError) {
         throw failureWithSnapshot(err.error, session, {
-          ...err.progress,
+          ...withoutEmptyWaits(err.progress),
           failedActionIndex: err.failedActionIndex,
         });
       }
@@ -89,12 +91,20 @@ export const terminalInput = defineTool({
         observeOptions(ctx.config, args.settleMs, args.settleTimeoutMs, ctx.signal),
       );
       return {
-        structured: { sessionId: session.id, ...progress, snapshot },
-        text: `actionsCompleted: ${progress.actionsCompleted}, inputSent: ${progress.inputSent}\n${formatSnapshot(session.id, snapshot)}`,
+        structured: { sessionId: session.id, ...withoutEmptyWaits(progress), snapshot },
+        text: `${formatProgress(progress)}\n${formatSnapshot(session.id, snapshot)}`,
       };
     } catch (err) {
-      if (err instanceof TerminalError) throw failureWithSnapshot(err, session, { ...progress });
+      if (err instanceof TerminalError) {
+        throw failureWithSnapshot(err, session, { ...withoutEmptyWaits(progress) });
+      }
       throw err;
     }
   },
 });
+
+/** The progress fields of a result; `waits` only when the batch waited for a condition. */
+function withoutEmptyWaits(progress: BatchProgress): Record<string, unknown> {
+  const { waits, ...rest } = progress;
+  return waits.length > 0 ? { ...rest, waits } : rest;
+}

@@ -19,6 +19,10 @@ export interface ToolContext {
   readonly launchDefaults: LaunchDefaults;
   /** Aborts when the client cancels the request. */
   readonly signal: AbortSignal;
+  /** Sends a progress notification, when the client asked for them (a progress token). */
+  readonly progress?:
+    | ((progress: number, total: number | undefined, message: string) => void)
+    | undefined;
 }
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType> {

@@ -201,12 +201,28 @@ describe('parseAction: text, mouse and wait checks', () => {
     [
       'wait durationMs and settleMs',
       { type: 'wait', durationMs: 10, settleMs: 10 },
-      /either durationMs .* not both/,
+      /one of durationMs .* not durationMs and settleMs/,
     ],
     [
       'wait durationMs and settleTimeoutMs',
       { type: 'wait', durationMs: 1, settleTimeoutMs: 500 },
-      /not both/,
+      /not durationMs and settleMs\/settleTimeoutMs/,
+    ],
+    ['wait pattern and exit', { type: 'wait', pattern: 'x', exit: true }, /not pattern and exit/],
+    [
+      'wait gone without pattern',
+      { type: 'wait', gone: true },
+      /"gone" applies to a wait with pattern/,
+    ],
+    [
+      'wait timeoutMs on a settle',
+      { type: 'wait', settleMs: 5, timeoutMs: 9 },
+      /"timeoutMs" applies/,
+    ],
+    [
+      'wait with an invalid regex',
+      { type: 'wait', pattern: '(' },
+      /not a valid regular expression/,
     ],
     [
       'settleTimeoutMs under the default quiet',

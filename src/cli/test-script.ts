@@ -1,0 +1,162 @@
+/**
+ * The format of `agent-tty test` scripts: a command to start, then steps in the same vocabulary
+ * as terminal_input (text, paste, key, mouse, focus, raw, wait) plus assertions (expect,
+ * expectExit) and resize. Parsing only; see test-runner.ts for running.
+ * @see spec/testing.md
+ */
+import { z } from 'zod';
+import { LIMITS } from '../config.js';
+import { ACTION_TYPES, type Action, parseAction, type WireAction } from '../input/actions.js';
+import { compileQuery } from '../text-query.js';
+import { schemas } from '../tools/schemas.js';
+
+export type Step =
+  | { readonly kind: 'action'; readonly action: Action; readonly index: number }
+  | {
+      readonly kind: 'expect';
+      readonly index: number;
+      readonly re: RegExp;
+      readonly description: string;
+      readonly row?: number | undefined;
+      readonly column?: number | undefined;
+      readonly style?: Record<string, unknown> | undefined;
+      readonly absent: boolean;
+      readonly timeoutMs: number;
+    }
+  | {
+      readonly kind: 'expectExit';
+      readonly index: number;
+      readonly code?: number | undefined;
+      readonly signal?: string | undefined;
+      readonly timeoutMs: number;
+    }
+  | {
+      readonly kind: 'resize';
+      readonly index: number;
+      readonly cols: number;
+      readonly rows: number;
+    };
+
+export interface TestScript {
+  readonly name: string;
+  readonly command?: string | undefined;
+  readonly cols: number;
+  readonly rows: number;
+  readonly cwd?: string | undefined;
+  readonly env?: Record<string, string | null> | undefined;
+  readonly shell?: string | undefined;
+  readonly login?: boolean | undefined;
+  readonly steps: Step[];
+}
+
+const ScriptSchema = z.strictObject({
+  name: z.string().min(1),
+  command: z.string().min(1).optional(),
+  cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).default(80),
+  rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).default(24),
+  cwd: z.string().optional(),
+  env: z.record(z.string(), z.string().nullable()).optional(),
+  shell: z.string().optional(),
+  login: z.boolean().optional(),
+  steps: z.array(z.looseObject({ type: z.string() })).min(1),
+});
+
+const ExpectSchema = z.strictObject({
+  type: z.literal('expect'),
+  text: z.string().min(1).optional(),
+  pattern: z.string().min(1).optional(),
+  ignoreCase: z.boolean().optional(),
+  row: z.int().min(1).optional(),
+  column: z.int().min(1).optional(),
+  style: z.record(z.string(), z.unknown()).optional(),
+  absent: z.boolean().optional(),
+  timeoutMs: z.int().min(1).max(LIMITS.maxWaitMs).optional(),
+});
+
+const ExpectExitSchema = z.strictObject({
+  type: z.literal('expectExit'),
+  code: z.int().optional(),
+  signal: z.string().optional(),
+  timeoutMs: z.int().min(1).max(LIMITS.maxWaitMs).optional(),
+});
+
+const ResizeSchema = z.strictObject({
+  type: z.literal('resize'),
+  cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols),
+  rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows),
+});
+
+/** Default time an assertion waits for the screen to come right. */
+export const EXPECT_TIMEOUT_MS = 5000;
+
+export class ScriptError extends Error {
+  override readonly name = 'ScriptError';
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.length ? `.${issue.path.join('.')}` : '';
+  throw new ScriptError(`${where}${path}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** Parses and validates a script; ScriptError names the first problem. */
+export function parseTestScript(json: unknown, quietMs: number): TestScript {
+  const script = check(ScriptSchema, json, 'script');
+  const steps = script.steps.map((raw, index): Step => {
+    const where = `steps[${index}]`;
+    if ((ACTION_TYPES as readonly string[]).includes(raw.type)) {
+      const wire = check(schemas().ActionSchema, raw, where) as WireAction;
+      try {
+        return { kind: 'action', action: parseAction(wire, index, quietMs), index };
+      } catch (err) {
+        throw new ScriptError((err as Error).message.replace(/^actions\[/, 'steps['));
+      }
+    }
+    if (raw.type === 'expect') {
+      const e = check(ExpectSchema, raw, where);
+      if ((e.text === undefined) === (e.pattern === undefined) && e.style === undefined) {
+        throw new ScriptError(`${where}: an expect takes text or pattern (and/or style at a cell)`);
+      }
+      if (e.style !== undefined && (e.row === undefined || e.column === undefined)) {
+        throw new ScriptError(`${where}: a style expectation needs row and column`);
+      }
+      const query = {
+        text: e.text,
+        pattern: e.pattern ?? (e.text === undefined ? '' : undefined),
+        ignoreCase: e.ignoreCase,
+      };
+      return {
+        kind: 'expect',
+        index,
+        re: compileQuery(query),
+        description:
+          e.text !== undefined ? JSON.stringify(e.text) : e.pattern ? `/${e.pattern}/` : 'style',
+        row: e.row,
+        column: e.column,
+        style: e.style,
+        absent: e.absent === true,
+        timeoutMs: e.timeoutMs ?? EXPECT_TIMEOUT_MS,
+      };
+    }
+    if (raw.type === 'expectExit') {
+      const e = check(ExpectExitSchema, raw, where);
+      return {
+        kind: 'expectExit',
+        index,
+        code: e.code,
+        signal: e.signal,
+        timeoutMs: e.timeoutMs ?? 30_000,
+      };
+    }
+    if (raw.type === 'resize') {
+      const r = check(ResizeSchema, raw, where);
+      return { kind: 'resize', index, cols: r.cols, rows: r.rows };
+    }
+    throw new ScriptError(
+      `${where}: unknown step type "${raw.type}" (${[...ACTION_TYPES, 'expect', 'expectExit', 'resize'].join(', ')})`,
+    );
+  });
+  return { ...script, steps };
+}

@@ -1,0 +1,92 @@
+/**
+ * Records a session as an asciicast v2 file that `asciinema play` replays: a header, then output
+ * ("o"), input ("i") and resize ("r") events with their time. Recording never fails a session: a
+ * file that cannot be written is reported once in the log and recording stops.
+ * @see https://docs.asciinema.org/manual/asciicast/v2/
+ */
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../log.js';
+
+export interface RecordingHeader {
+  readonly cols: number;
+  readonly rows: number;
+  readonly command: string | null;
+  readonly shell: string;
+}
+
+export class Recorder {
+  private readonly _started = performance.now();
+  private readonly _output = new TextDecoder('utf-8');
+  private readonly _input = new TextDecoder('utf-8');
+  private _stream: WriteStream | undefined;
+
+  private constructor(
+    readonly path: string,
+    stream: WriteStream,
+    private readonly _logger: Logger,
+  ) {
+    this._stream = stream;
+    stream.on('error', (err) => {
+      this._logger.warn(`recording ${path} stopped: ${err.message}`);
+      this._stream = undefined;
+    });
+  }
+
+  /** Starts a recording in `dir`, or returns undefined (logged) when the file cannot be created. */
+  static start(
+    dir: string,
+    sessionId: string,
+    header: RecordingHeader,
+    logger: Logger,
+  ): Recorder | undefined {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const path = join(dir, `agent-tty-${stamp}-${sessionId}.cast`);
+      const recorder = new Recorder(path, createWriteStream(path, { flags: 'wx' }), logger);
+      recorder._line({
+        version: 2,
+        width: header.cols,
+        height: header.rows,
+        timestamp: Math.floor(Date.now() / 1000),
+        title: header.command ?? header.shell,
+        ...(header.command !== null ? { command: header.command } : {}),
+        env: { TERM: 'xterm-256color', SHELL: header.shell },
+      });
+      return recorder;
+    } catch (err) {
+      logger.warn(`cannot record session ${sessionId} in ${dir}: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
+  output(data: Uint8Array): void {
+    this._event('o', this._output.decode(data, { stream: true }));
+  }
+
+  input(data: Uint8Array): void {
+    this._event('i', this._input.decode(data, { stream: true }));
+  }
+
+  resize(cols: number, rows: number): void {
+    this._event('r', `${cols}x${rows}`);
+  }
+
+  close(): void {
+    const rest = this._output.decode();
+    if (rest) this._event('o', rest);
+    this._stream?.end();
+    this._stream = undefined;
+  }
+
+  private _event(kind: 'o' | 'i' | 'r', data: string): void {
+    if (!this._stream || data === '') return;
+    const seconds = Math.round(performance.now() - this._started) / 1000;
+    this._line([seconds, kind, data]);
+  }
+
+  private _line(value: unknown): void {
+    this._stream?.write(`${JSON.stringify(value)}\n`);
+  }
+}
