@@ -1,0 +1,93 @@
+/**
+ * Issue 7, "Unbreakable": load. Eight sessions print styled lines as fast as they can for 10 s
+ * and end with "DONE <n>"; meanwhile terminal_list must keep answering quickly, the server's
+ * memory must stay bounded, and at the end every session's output must be intact.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Harness, type Snapshot, startServer } from '../helpers/mcp-harness.js';
+import {
+  fixtureCommand,
+  lastNonBlank,
+  needsPython,
+  percentile,
+  rssKiB,
+  timed,
+} from '../helpers/stress.js';
+
+const SESSIONS = 8;
+/** Seconds each session prints; scripts/soak.mjs raises it. */
+const SECONDS = Number(process.env.AGENT_TTY_LOAD_SECONDS ?? 10);
+/** terminal_list's 99th percentile reply time must stay below this. */
+const LIST_P99_MS = 100;
+/** The server's peak resident memory must stay below this (measured peak: see the report). */
+const PEAK_RSS_MIB = 300;
+
+const line = (i: number) => `fire ${String(i).padStart(9, '0')} é中 ${'='.repeat(40)}`;
+
+/** The session printed DONE n last, and the lines before it are n-1, n-2, ... without a gap. */
+function assertIntact(id: string, s: Snapshot): void {
+  const last = lastNonBlank(s);
+  const n = Number(/^DONE (\d+)$/.exec(last.text)?.[1]);
+  assert.ok(n > 0, `${id}: last line is "${last.text}"`);
+  const before = [...(s.scrollback?.lines ?? []), ...s.screen.slice(0, last.row - 1)];
+  const tail = before.slice(-150);
+  assert.deepEqual(
+    tail,
+    tail.map((_, i) => line(n - tail.length + i)),
+    `${id}: the 150 lines before DONE ${n} are intact`,
+  );
+}
+
+describe('load', { skip: needsPython, timeout: (SECONDS + 120) * 1000 }, () => {
+  let h: Harness;
+  before(async () => {
+    h = await startServer();
+  });
+  after(() => h.close());
+
+  it(`keeps ${SESSIONS} firehose sessions intact, answering and bounded for ${SECONDS} s`, async (t) => {
+    const ids: string[] = [];
+    for (let i = 0; i < SESSIONS; i++) {
+      const command = fixtureCommand('torture.py', 'firehose', String(SECONDS), 'exit');
+      ids.push((await h.start({ command, login: false, cols: 80, rows: 24, settleMs: 0 })).id);
+    }
+    const rss: number[] = [];
+    const sampler = setInterval(() => {
+      const kib = rssKiB(h.pid);
+      if (kib !== undefined) rss.push(kib);
+    }, 100);
+    const times: number[] = [];
+    const deadline = Date.now() + (SECONDS + 60) * 1000;
+    let running = SESSIONS;
+    try {
+      while (running > 0 && Date.now() < deadline) {
+        const { ms, value } = await timed(() => h.call('terminal_list'));
+        assert.equal(value.isError, false, value.text);
+        times.push(ms);
+        running = value.data.sessions?.filter((s) => s.status === 'running').length ?? 0;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    assert.equal(running, 0, 'every session exited');
+    const p = (q: number) => percentile(times, q).toFixed(1);
+    const peakMiB = Math.max(...rss) / 1024;
+    t.diagnostic(
+      `terminal_list: ${times.length} calls, p50 ${p(50)} ms, p90 ${p(90)} ms, p99 ${p(99)} ms, max ${p(100)} ms`,
+    );
+    t.diagnostic(`server RSS: peak ${peakMiB.toFixed(1)} MiB over ${rss.length} samples`);
+    for (const id of ids) {
+      const s = await h.snapshot(id, { scrollbackLines: 200 });
+      assert.equal(s.status, 'exited');
+      assert.equal(s.exitCode, 0);
+      assertIntact(id, s);
+    }
+    assert.ok(percentile(times, 99) < LIST_P99_MS, `terminal_list p99 ${p(99)} ms`);
+    if (rss.length > 0) {
+      assert.ok(peakMiB < PEAK_RSS_MIB, `peak RSS ${peakMiB.toFixed(1)} MiB`);
+    }
+    for (const id of ids) await h.call('terminal_close', { sessionId: id });
+  });
+});
