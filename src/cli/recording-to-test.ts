@@ -1,7 +1,7 @@
 /**
  * Turns an asciicast recording into a test script skeleton for `agent-tty test`: the recorded
  * command and size, each burst of input as text and key steps, a wait for what the screen showed
- * (the cursor's line) before each burst, resizes, and an expectation of the final screen. The
+ * (the cursor's line) before each burst of input that follows output, resizes, and an expectation of the final screen. The
  * output is replayed through the same emulator to know what the screen showed when.
  */
 import { readFileSync } from 'node:fs';
@@ -93,20 +93,25 @@ export async function recordingToTest(file: string): Promise<Record<string, unkn
   const term = createTerminal({ cols: header.width, rows: header.height, scrollback: 2000 });
   const steps: Record<string, unknown>[] = [];
   let lastInputAt = Number.NEGATIVE_INFINITY;
+  let outputSinceInput = true;
   for (const [time, kind, data] of events) {
     if (kind === 'o') {
       await write(term, data);
+      outputSinceInput = true;
     } else if (kind === 'r') {
       const [cols, rows] = data.split('x').map(Number);
       term.resize(cols as number, rows as number);
       steps.push({ type: 'resize', cols, rows });
     } else if (kind === 'i') {
+      // Before input that answers the program (it wrote since the last input, or a pause
+      // passed), wait for what the screen showed then: the cursor's line, usually a prompt.
       const prompt = cursorLine(term);
-      if (time - lastInputAt > BURST_MS / 1000 && prompt) {
+      if ((outputSinceInput || time - lastInputAt > BURST_MS / 1000) && prompt) {
         steps.push({ type: 'wait', pattern: escapeRegExp(prompt), timeoutMs: 10_000 });
       }
       steps.push(...inputSteps(data));
       lastInputAt = time;
+      outputSinceInput = false;
     }
   }
   const final = lastLine(term);

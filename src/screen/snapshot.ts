@@ -128,9 +128,14 @@ function lineText(line: IBufferLine, end: number, start = 0): string {
     cell = line.getCell(x, cell);
     const c = cell as IBufferCell;
     const width = c.getWidth();
-    if (width === 0) continue;
+    if (width === 0) {
+      // The second half of a wide character whose first half lies before the range.
+      if (x === start) text += ' ';
+      continue;
+    }
     const chars = capCell(c.getChars());
-    text += chars === '' || c.isInvisible() ? (width === 2 ? '  ' : ' ') : chars;
+    const blank = chars === '' || c.isInvisible() || x + width > last;
+    text += blank ? ' '.repeat(Math.min(width, last - x)) : chars;
   }
   return makeTextSafe(text.trimEnd());
 }

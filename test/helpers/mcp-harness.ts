@@ -28,6 +28,16 @@ export interface Snapshot {
   settled: boolean;
   waitingForInput?: boolean;
   title?: string;
+  historyTotal?: number;
+  history?: {
+    since: number;
+    lines: string[];
+    total: number;
+    missedLines: number;
+    nextSince?: number;
+  };
+  region?: { row: number; column: number; rows: number; cols: number; lines: string[] };
+  matches?: { row: number; column: number; endColumn: number; text: string }[];
   scrollback?: { lines: string[]; availableLines: number };
 }
 

@@ -1,0 +1,87 @@
+/**
+ * `agent-tty test`: scripts replayed by the built CLI with no model in the loop; exit codes,
+ * the failure report, JUnit XML, and a recording turned into a script that replays.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { FIXTURES, SERVER, startServer, which } from '../helpers/mcp-harness.js';
+
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [SERVER, 'test', ...args], { encoding: 'utf8', timeout: 60_000 });
+const scripts = join(FIXTURES, 'scripts');
+
+describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not installed' }, () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-tty-test-cmd-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('passes a script and exits 0', () => {
+    const result = run(join(scripts, 'dialog.json'));
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /✓ a prompt dialogue/);
+    assert.match(result.stdout, /1 test, 1 passed, 0 failed/);
+  });
+
+  it('reports a failure with its step and the final screen, exits 1, and writes JUnit XML', () => {
+    const junit = join(dir, 'junit.xml');
+    const result = run(
+      '--junit',
+      junit,
+      join(scripts, 'dialog.json'),
+      join(scripts, 'failing.json'),
+    );
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /✗ expects what never comes/);
+    assert.match(result.stdout, /step 1 expect "goodbye": not on the screen within 300 ms/);
+    assert.match(result.stdout, /1│hello/);
+    const xml = readFileSync(junit, 'utf8');
+    assert.match(xml, /<testsuite name="agent-tty" tests="2" failures="1"/);
+    assert.match(xml, /<failure message="step 1 expect &quot;goodbye&quot;/);
+  });
+
+  it('rejects a malformed script with a clear message', () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ name: 'bad', steps: [{ type: 'key', key: 'Enterr' }] }));
+    const result = run(bad);
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /unknown key "Enterr"/);
+  });
+
+  it('turns a recording into a script that replays', async () => {
+    const records = join(dir, 'records');
+    const h = await startServer({ args: ['--record-dir', records] });
+    const command = `python3 -c "n=input('Name? '); c=input('Color? '); print('Hi', n, c)"`;
+    const { id } = await h.start({ command, login: false, cols: 50, rows: 6 });
+    await h.input(id, [
+      { type: 'wait', pattern: 'Name' },
+      { type: 'text', text: 'Ada' },
+      { type: 'key', key: 'Enter' },
+    ]);
+    await h.input(id, [
+      { type: 'wait', pattern: 'Color' },
+      { type: 'text', text: 'red' },
+      { type: 'key', key: 'Enter' },
+    ]);
+    await h.input(id, [{ type: 'wait', exit: true }]);
+    await h.close();
+    const cast = join(records, readdirSync(records)[0] as string);
+    const skeleton = run('--from-recording', cast);
+    assert.equal(skeleton.status, 0, skeleton.stderr);
+    const script = JSON.parse(skeleton.stdout);
+    assert.equal(script.command, command);
+    assert.deepEqual(
+      script.steps.map((s: { type: string }) => s.type),
+      ['wait', 'text', 'key', 'wait', 'text', 'key', 'expect'],
+    );
+    const file = join(dir, 'replay.json');
+    writeFileSync(file, JSON.stringify({ ...script, login: false }));
+    const replay = run(file);
+    assert.equal(replay.status, 0, replay.stdout);
+  });
+});
