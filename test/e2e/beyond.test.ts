@@ -154,7 +154,11 @@ describe('beyond prompts', () => {
       find: { text: '日本' },
     });
     const snap = reply.data.snapshot;
-    assert.deepEqual(snap?.region?.lines, ['日本', ' 日'], 'a wide character cut by the edge is blank');
+    assert.deepEqual(
+      snap?.region?.lines,
+      ['日本', ' 日'],
+      'a wide character cut by the edge is blank',
+    );
     assert.deepEqual(
       snap?.matches?.map((m) => [m.row, m.column, m.endColumn]),
       [
