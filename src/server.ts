@@ -10,6 +10,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { registerResources } from './resources.js';
@@ -25,6 +26,11 @@ export interface ServerDeps {
   readonly logger: Logger;
   readonly launchDefaults: LaunchDefaults;
 }
+
+const LooseCallToolRequestSchema = z.looseObject({
+  method: z.literal('tools/call'),
+  params: z.unknown().optional(),
+});
 
 export const INSTRUCTIONS = [
   'agent-tty runs programs in real terminals so you can use interactive and full-screen programs.',
@@ -44,7 +50,10 @@ export function createServer(deps: ServerDeps): Server {
   registerResources(server, deps.registry);
   const tools = [...TOOL_LIST];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Registered with a loose schema: the SDK then validates the request itself and answers a
+  // malformed one (arguments that are not an object) with InvalidParams, not an internal error.
+  server.setRequestHandler(LooseCallToolRequestSchema, async (raw, extra) => {
+    const request = CallToolRequestSchema.parse(raw);
     const tool = findTool(request.params.name);
     if (!tool) {
       throw new McpError(

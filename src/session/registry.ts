@@ -36,6 +36,8 @@ export class SessionRegistry {
   private _closingAll: Promise<void> | undefined;
   private _starting = 0;
   private readonly _closing = new Map<Session, Promise<void>>();
+  private readonly _closingIds = new Map<string, Promise<void>>();
+  private readonly _starts = new Set<Promise<unknown>>();
   private readonly _lastUsed = new Map<string, number>();
   private readonly _now: () => number;
   private _idleTimer: NodeJS.Timeout | undefined;
@@ -74,9 +76,8 @@ export class SessionRegistry {
     }
     const id = `t${this._nextId++}`;
     this._starting++;
-    let session: Session;
-    try {
-      session = await this._create({
+    const creating = (async () =>
+      this._create({
         id,
         plan: request.plan,
         cols: request.cols,
@@ -84,12 +85,24 @@ export class SessionRegistry {
         scrollbackLines: this._options.scrollbackLines,
         recordDir:
           this._options.recordDir || (request.record ? this._options.defaultRecordDir : undefined),
-      });
+      }))();
+    // closeAll waits for starts in flight, including the close of a session spawned too late.
+    const settled = creating.then(
+      async (session) => {
+        if (this._closingAll) await this._track(session, session.close());
+      },
+      () => undefined,
+    );
+    this._starts.add(settled);
+    let session: Session;
+    try {
+      session = await creating;
     } finally {
       this._starting--;
+      void settled.finally(() => this._starts.delete(settled));
     }
     if (this._closingAll) {
-      await session.close();
+      await settled;
       throw new TerminalError('SESSION_CLOSED', 'the server is shutting down');
     }
     this._sessions.set(id, session);
@@ -136,20 +149,33 @@ export class SessionRegistry {
   }
 
   /** Closes a session; false when no such session is open. */
+  /**
+   * Closes a session and resolves once its processes are gone: true for the call that closed it,
+   * false when it was not open (a call racing another close waits for that close first).
+   */
   async close(sessionId: string): Promise<boolean> {
     const session = this._sessions.get(sessionId);
-    if (!session) return false;
+    if (!session) {
+      await this._closingIds.get(sessionId)?.catch(() => undefined);
+      return false;
+    }
     this._sessions.delete(sessionId);
     this._lastUsed.delete(sessionId);
     this._changed();
-    const closing = session.close();
+    await this._track(session, session.close());
+    return true;
+  }
+
+  /** Keeps a closing session visible to closeAll and pids() until it has closed. */
+  private async _track(session: Session, closing: Promise<void>): Promise<void> {
     this._closing.set(session, closing);
+    this._closingIds.set(session.id, closing);
     try {
       await closing;
     } finally {
       this._closing.delete(session);
+      this._closingIds.delete(session.id);
     }
-    return true;
   }
 
   private _closeIdle(): void {
@@ -164,10 +190,11 @@ export class SessionRegistry {
   /** Closes every session, including those already closing; refuses new ones from now on. */
   closeAll(): Promise<void> {
     clearInterval(this._idleTimer);
-    this._closingAll ??= Promise.allSettled([
-      ...[...this._sessions.keys()].map((id) => this.close(id)),
-      ...this._closing.values(),
-    ]).then(() => undefined);
+    this._closingAll ??= (async () => {
+      const closes = [...this._sessions.keys()].map((id) => this.close(id));
+      // Starts in flight close their session themselves once spawned (see start).
+      await Promise.allSettled([...closes, ...this._closing.values(), ...this._starts]);
+    })();
     return this._closingAll;
   }
 
