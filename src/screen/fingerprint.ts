@@ -4,6 +4,7 @@
  * not change and history-only changes are ignored. Hashes raw cell words when it can (~30 µs
  * for 200x50), else falls back to the public API.
  */
+import { cellFlags } from './snapshot.js';
 import { isCursorHidden, rawLine, type Terminal } from './xterm.js';
 
 export function fingerprintScreen(term: Terminal): string {
@@ -56,16 +57,6 @@ function mixLinePublic(
     mix(cell.getWidth());
     mix(cell.getFgColorMode() ^ (cell.getFgColor() & 0xffffff));
     mix(cell.getBgColorMode() ^ (cell.getBgColor() & 0xffffff));
-    mix(
-      (cell.isBold() ? 1 : 0) |
-        (cell.isDim() ? 2 : 0) |
-        (cell.isItalic() ? 4 : 0) |
-        (cell.isUnderline() ? 8 : 0) |
-        (cell.isBlink() ? 16 : 0) |
-        (cell.isInverse() ? 32 : 0) |
-        (cell.isInvisible() ? 64 : 0) |
-        (cell.isStrikethrough() ? 128 : 0) |
-        (cell.isOverline() ? 256 : 0),
-    );
+    mix(cellFlags(cell));
   }
 }

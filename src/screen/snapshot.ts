@@ -68,7 +68,8 @@ const CM_P16 = 0x1000000;
 const CM_P256 = 0x2000000;
 const CM_RGB = 0x3000000;
 
-function cellFlags(cell: IBufferCell): number {
+/** A cell's attributes as bits, in FLAG_NAMES order (bold 1, dim 2, … overline 256). */
+export function cellFlags(cell: IBufferCell): number {
   return (
     (cell.isBold() ? 1 : 0) |
     (cell.isDim() ? 2 : 0) |

@@ -5,17 +5,12 @@
  * firehose: the condition is checked at most every SAMPLE_MS while output streams in.
  */
 import { cancelledError, TerminalError } from '../errors.js';
+import type { ExpectCondition } from '../input/actions.js';
 import { SAMPLE_MS } from '../screen/settle.js';
 import type { Session } from './session.js';
 
-export type WaitCondition =
-  | {
-      readonly kind: 'pattern';
-      readonly re: RegExp;
-      readonly source: string;
-      readonly gone: boolean;
-    }
-  | { readonly kind: 'exit' };
+/** What a wait waits for (parsed from a wait action, see input/actions.ts). */
+export type WaitCondition = ExpectCondition;
 
 export interface WaitOutcome {
   readonly reason: 'matched' | 'gone' | 'exited';

@@ -4,7 +4,7 @@
  * refused without disconnecting, and a firehose neither blocks the server nor grows it unbounded.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -15,22 +15,7 @@ import {
   startServer,
   which,
 } from '../helpers/mcp-harness.js';
-
-/** Pids of every live process whose session id is `sid` (Linux). */
-function sessionPids(sid: number): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(join('/proc', entry, 'stat'), 'latin1');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[3]) === sid && fields[0] !== 'Z') pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
+import { sessionPids } from '../helpers/session-processes.js';
 
 const linuxOnly = process.platform === 'linux' ? false : 'reads /proc';
 
