@@ -32,6 +32,14 @@ const LooseCallToolRequestSchema = z.looseObject({
   params: z.unknown().optional(),
 });
 
+const NO_ELICITATION = {
+  getValidator: () => () => ({
+    valid: false as const,
+    data: undefined,
+    errorMessage: 'agent-tty does not elicit input from the client',
+  }),
+};
+
 export const INSTRUCTIONS = [
   'agent-tty runs programs in real terminals so you can use interactive and full-screen programs.',
   'terminal_start runs a command (or a shell) and returns the screen; terminal_input types text, presses keys (Enter, Ctrl+C, arrows…), pastes, clicks and waits, then returns the screen; terminal_snapshot reads the screen again; terminal_close ends the session and all its processes.',
@@ -45,6 +53,9 @@ export function createServer(deps: ServerDeps): Server {
     {
       capabilities: { tools: {}, resources: { subscribe: true, listChanged: true } },
       instructions: INSTRUCTIONS,
+      // Only elicitation uses a JSON Schema validator, and agent-tty never elicits; this keeps
+      // the SDK from building Ajv at start-up (the bundle leaves Ajv out, scripts/bundle.mjs).
+      jsonSchemaValidator: NO_ELICITATION,
     },
   );
   registerResources(server, deps.registry);
