@@ -7,20 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { assertEqual, createChecks, lastLines, run } from './smoke/checks.mjs';
+import { assertEqual, createChecks, lastLines, run, TOOLS } from './smoke/checks.mjs';
 import { envWithNode, installRegistryNode } from './smoke/registry-node.mjs';
 
 const INSPECTOR_VERSION = '2.12.0';
 /** The Inspector's engines field (node >=22.19.0). */
 const INSPECTOR_MIN_NODE = [22, 19];
-const TOOLS = [
-  'terminal_start',
-  'terminal_input',
-  'terminal_snapshot',
-  'terminal_resize',
-  'terminal_list',
-  'terminal_close',
-];
 
 const server =
   process.argv.length > 2 ? process.argv.slice(2) : [process.execPath, resolve('dist/main.js')];

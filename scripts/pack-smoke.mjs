@@ -18,18 +18,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { assertEqual, createChecks, run, Skip } from './smoke/checks.mjs';
+import { assertEqual, createChecks, run, Skip, TOOLS } from './smoke/checks.mjs';
 import { envWithNode, installRegistryNode } from './smoke/registry-node.mjs';
 
 const PKG = JSON.parse(readFileSync('package.json', 'utf8'));
-const TOOLS = [
-  'terminal_start',
-  'terminal_input',
-  'terminal_snapshot',
-  'terminal_resize',
-  'terminal_list',
-  'terminal_close',
-];
 /** Everything the tarball may hold: the built server, its docs and package.json. */
 const SHIPPED =
   /^package\/(dist\/.+\.js(\.map)?|spec\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;

@@ -35,15 +35,6 @@ export class TerminalError extends Error {
   }
 }
 
-/** Whether `err` is a TerminalError with the given code. */
-export function hasErrorCode(err: unknown, code: ErrorCode): err is TerminalError {
-  return err instanceof TerminalError && err.code === code;
-}
-
-export function invalidArgument(message: string, details: Record<string, unknown> = {}) {
-  return new TerminalError('INVALID_ARGUMENT', message, details);
-}
-
 /** Thrown when a request's AbortSignal fires: the client cancelled or the session closed. */
 export function cancelledError(signal: AbortSignal): TerminalError {
   const reason: unknown = signal.reason;

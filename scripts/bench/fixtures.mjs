@@ -26,12 +26,6 @@ export function styledFrames(cols, rows, frames) {
   return parts.join('');
 }
 
-/** A Node one-liner that writes the styled frames and exits. */
-export function styledCommand(cols, rows, frames) {
-  const script = `${styledFrames.toString()};process.stdout.write(styledFrames(${cols},${rows},${frames}))`;
-  return `${process.execPath} -e '${script.replace(/'/g, "'\\''")}'`;
-}
-
 /** One frame, then a long sleep: a screen to snapshot. */
 export function styledScreenCommand(cols, rows) {
   const script = `${styledFrames.toString()};process.stdout.write(styledFrames(${cols},${rows},1));setTimeout(()=>{},600000)`;

@@ -2,6 +2,16 @@
 // time as it finishes; summarize() prints the verdict and totals and returns the exit code.
 import { spawnSync } from 'node:child_process';
 
+/** The six tools, in the order the server lists them. */
+export const TOOLS = [
+  'terminal_start',
+  'terminal_input',
+  'terminal_snapshot',
+  'terminal_resize',
+  'terminal_list',
+  'terminal_close',
+];
+
 /** Thrown by a check that cannot run here; the summary lists it as SKIP with the reason. */
 export class Skip extends Error {}
 

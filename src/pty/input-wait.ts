@@ -58,15 +58,13 @@ export function createInputWaitProbe(
   return {
     markInput() {
       const group = foregroundGroup(leaderPid);
-      marks = new Map(group.map((pid) => [pid, runCount(pid)]));
+      marks = new Map(group.map(({ pid }) => [pid, runCount(pid)]));
     },
     isWaiting() {
       const group = foregroundGroup(leaderPid);
       if (group.length === 0) return false;
       let waiting: number | undefined;
-      for (const pid of group) {
-        const state = processState(pid);
-        if (state === undefined) continue;
+      for (const { pid, state } of group) {
         if (state !== 'S') return false;
         if (waiting === undefined && isBlockedOnTerminal(pid, ttyPath, syscalls)) waiting = pid;
       }
@@ -96,25 +94,33 @@ function statFields(pid: number | string): string[] | undefined {
   return text.slice(text.lastIndexOf(')') + 2).split(' ');
 }
 
-function processState(pid: number): string | undefined {
-  return statFields(pid)?.[0];
-}
-
-/** Pids of the foreground process group: its leader and the session's descendants in it. */
-export function foregroundGroup(leaderPid: number): number[] {
-  const fields = statFields(leaderPid);
+/**
+ * The foreground process group with each member's state: its leader and the session's
+ * descendants in it. Reads each /proc/<pid>/stat once.
+ */
+export function foregroundGroup(leaderPid: number): { pid: number; state: string }[] {
+  const stats = new Map<number, string[] | undefined>();
+  const stat = (pid: number) => {
+    if (!stats.has(pid)) stats.set(pid, statFields(pid));
+    return stats.get(pid);
+  };
+  const fields = stat(leaderPid);
   if (!fields || fields[0] === 'Z') return [];
   const tpgid = Number(fields[5]);
   if (!(tpgid > 0)) return [];
-  const group = new Set<number>();
-  if (Number(statFields(tpgid)?.[2]) === tpgid) group.add(tpgid);
+  const group = new Map<number, string>();
+  const consider = (pid: number) => {
+    const f = stat(pid);
+    if (f && Number(f[2]) === tpgid) group.set(pid, f[0] as string);
+  };
+  consider(tpgid);
   const queue = [leaderPid];
   while (queue.length > 0 && group.size < MAX_PROCESSES) {
     const pid = queue.shift() as number;
-    if (Number(statFields(pid)?.[2]) === tpgid) group.add(pid);
+    consider(pid);
     for (const child of children(pid)) queue.push(child);
   }
-  return [...group];
+  return [...group].map(([pid, state]) => ({ pid, state }));
 }
 
 function children(pid: number): number[] {

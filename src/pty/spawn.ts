@@ -37,7 +37,6 @@ export interface PtyHandle {
   readonly pid: number;
   /** Path of the terminal's slave device, e.g. /dev/pts/3. */
   readonly ttyPath: string;
-  readonly hasExited: boolean;
   write(data: Uint8Array): void;
   resize(cols: number, rows: number): void;
   /**
@@ -115,10 +114,6 @@ class NodePtyHandle implements PtyHandle {
     ];
     this._poll = setInterval(() => this._checkLeader(), EXIT_POLL_MS);
     this._poll.unref();
-  }
-
-  get hasExited(): boolean {
-    return this._exited;
   }
 
   write(data: Uint8Array): void {

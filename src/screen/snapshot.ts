@@ -118,10 +118,11 @@ function capCell(chars: string): string {
 }
 
 /**
- * A buffer line's text over cells [start, end), as the screen shows it: concealed cells are
- * blanks, characters are made safe, trailing blanks trimmed.
+ * A buffer line's text over cells [start, end), as the screen shows it: concealed cells and a wide
+ * character cut by either edge are blanks, characters are made safe cell by cell. With `columns`,
+ * also the 1-based cell column of each UTF-16 unit of the text.
  */
-function lineText(line: IBufferLine, end: number, start = 0): string {
+function readCells(line: IBufferLine, start: number, end: number, columns?: number[]): string {
   let cell: IBufferCell | undefined;
   let text = '';
   const last = Math.min(end, line.length);
@@ -129,16 +130,27 @@ function lineText(line: IBufferLine, end: number, start = 0): string {
     cell = line.getCell(x, cell);
     const c = cell as IBufferCell;
     const width = c.getWidth();
+    let chars: string;
     if (width === 0) {
       // The second half of a wide character whose first half lies before the range.
-      if (x === start) text += ' ';
-      continue;
+      if (x !== start) continue;
+      chars = ' ';
+    } else {
+      const raw = capCell(c.getChars());
+      const blank = raw === '' || c.isInvisible() || x + width > last;
+      chars = blank ? ' '.repeat(Math.min(width, last - x)) : makeTextSafe(raw);
     }
-    const chars = capCell(c.getChars());
-    const blank = chars === '' || c.isInvisible() || x + width > last;
-    text += blank ? ' '.repeat(Math.min(width, last - x)) : chars;
+    text += chars;
+    if (columns) {
+      for (let i = 0; i < chars.length; i++) columns.push(x + 1 + (chars === '  ' ? i : 0));
+    }
   }
-  return makeTextSafe(text.trimEnd());
+  return text;
+}
+
+/** A buffer line's text over cells [start, end), trailing blanks trimmed (see readCells). */
+function lineText(line: IBufferLine, end: number, start = 0): string {
+  return readCells(line, start, end).trimEnd();
 }
 
 interface StyleEntry {
@@ -297,20 +309,8 @@ export function extractRowText(term: Terminal, y: number): RowText {
   const buffer = term.buffer.active;
   const line = buffer.getLine(buffer.baseY + y);
   if (!line) return { text: '', columns: [] };
-  let text = '';
   const columns: number[] = [];
-  let cell: IBufferCell | undefined;
-  const width = Math.min(term.cols, line.length);
-  for (let x = 0; x < width; x++) {
-    cell = line.getCell(x, cell);
-    const c = cell as IBufferCell;
-    if (c.getWidth() === 0) continue;
-    const chars = c.isInvisible()
-      ? ' '.repeat(c.getWidth())
-      : makeTextSafe(capCell(c.getChars()) || ' ');
-    text += chars;
-    for (let i = 0; i < chars.length; i++) columns.push(x + 1);
-  }
+  const text = readCells(line, 0, term.cols, columns);
   let keep = text.trimEnd().length;
   if (buffer.cursorY === y) {
     const atCursor = columns.findIndex((column) => column > buffer.cursorX);

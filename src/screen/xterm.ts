@@ -10,7 +10,6 @@ import headless from '@xterm/headless';
 export type Terminal = headless.Terminal;
 export type IBufferCell = headless.IBufferCell;
 export type IBufferLine = headless.IBufferLine;
-export type IBuffer = headless.IBuffer;
 export type IDisposable = headless.IDisposable;
 
 export interface CreateTerminalOptions {

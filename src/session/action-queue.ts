@@ -21,13 +21,14 @@ export class ActionQueue {
   private _running: Entry | undefined;
   private _closed: TerminalError | undefined;
 
+  /** Whether a job is running. */
+  get isRunning(): boolean {
+    return this._running !== undefined;
+  }
+
   /** Jobs waiting plus the one running. */
   get size(): number {
     return this._waiting.length + (this._running ? 1 : 0);
-  }
-
-  get isRunning(): boolean {
-    return this._running !== undefined;
   }
 
   run<T>(job: Job<T>, signal?: AbortSignal): Promise<T> {

@@ -38,7 +38,11 @@ export const terminalSnapshot = defineTool({
     checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     const find = args.find;
     if (find && (find.text === undefined) === (find.pattern === undefined)) {
-      throw new TerminalError('INVALID_ARGUMENT', 'find takes either text or pattern', { find });
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        'find takes exactly one of text (literal) or pattern (a regular expression)',
+        { find },
+      );
     }
     const query = find ? compileQuery(find, 'find.pattern') : undefined;
     const session = ctx.registry.get(args.sessionId);

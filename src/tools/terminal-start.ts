@@ -36,7 +36,11 @@ export const terminalStart = defineTool({
   async handler(args, ctx) {
     checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     if (args.timeoutMs !== undefined && !args.waitForExit) {
-      throw new TerminalError('INVALID_ARGUMENT', 'timeoutMs applies with waitForExit:true', {});
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        'timeoutMs applies only with waitForExit:true; add it, or bound the first observation with settleTimeoutMs',
+        { timeoutMs: args.timeoutMs },
+      );
     }
     const plan = planLaunch(args, ctx.launchDefaults);
     const session = await ctx.registry.start({

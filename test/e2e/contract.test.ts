@@ -6,24 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, ROOT, startServer } from '../helpers/mcp-harness.js';
-
-const TOOL_NAMES = [
-  'terminal_start',
-  'terminal_input',
-  'terminal_snapshot',
-  'terminal_resize',
-  'terminal_list',
-  'terminal_close',
-];
-
-function composites(node: unknown): string[] {
-  if (Array.isArray(node)) return node.flatMap(composites);
-  if (node === null || typeof node !== 'object') return [];
-  return Object.entries(node).flatMap(([k, v]) =>
-    ['anyOf', 'oneOf', 'allOf', '$ref'].includes(k) ? [k, ...composites(v)] : composites(v),
-  );
-}
+import { findComposites } from '../../src/tools/json-schema.js';
+import { type Harness, ROOT, startServer, TOOL_NAMES } from '../helpers/mcp-harness.js';
 
 describe('tool contract', () => {
   let h: Harness;
@@ -46,7 +30,7 @@ describe('tool contract', () => {
         (tool.inputSchema as { additionalProperties?: unknown }).additionalProperties,
         false,
       );
-      assert.deepEqual(composites(tool.inputSchema), [], `${tool.name} input is plain`);
+      assert.deepEqual(findComposites(tool.inputSchema), [], `${tool.name} input is plain`);
       assert.equal(tool.outputSchema?.type, 'object');
       const a = tool.annotations ?? {};
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {

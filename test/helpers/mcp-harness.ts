@@ -13,6 +13,16 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 export const SERVER = resolve(ROOT, 'dist/main.js');
 export const FIXTURES = resolve(ROOT, 'test/fixtures');
 
+/** The six tools, in the order the server lists them. */
+export const TOOL_NAMES = [
+  'terminal_start',
+  'terminal_input',
+  'terminal_snapshot',
+  'terminal_resize',
+  'terminal_list',
+  'terminal_close',
+];
+
 export interface Snapshot {
   status: 'running' | 'exited';
   exitCode?: number;

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { listTools } from '../../../src/tools/index.js';
 import { findComposites, toJsonSchema } from '../../../src/tools/json-schema.js';
+import { TOOL_NAMES } from '../../helpers/mcp-harness.js';
 
 type Node = Record<string, unknown>;
 
@@ -27,14 +28,7 @@ describe('tools/list input schemas', () => {
   it('lists the six tools', () => {
     assert.deepEqual(
       tools.map((t) => t.name),
-      [
-        'terminal_start',
-        'terminal_input',
-        'terminal_snapshot',
-        'terminal_resize',
-        'terminal_list',
-        'terminal_close',
-      ],
+      TOOL_NAMES,
     );
   });
 
