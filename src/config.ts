@@ -54,6 +54,10 @@ export const LIMITS = Object.freeze({
   maxScrollbackRequest: 2000,
   maxActions: 256,
   maxPayloadBytes: 1024 * 1024,
+  /** Input a session holds for a program that has not read it yet; a batch beyond it is refused. */
+  maxPendingInputBytes: 1024 * 1024,
+  /** Probe replies a session holds for a program that has not read them; more are dropped. */
+  maxPendingReplyBytes: 64 * 1024,
   maxTimingMs: 60_000,
   /** Longest expect-style wait or one-shot run. */
   maxWaitMs: 3_600_000,

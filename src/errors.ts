@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'OUT_OF_BOUNDS',
   'RESULT_TOO_LARGE',
   'WAIT_TIMEOUT',
+  'INPUT_BACKLOG',
   'CANCELLED',
   'INTERNAL',
 ] as const;

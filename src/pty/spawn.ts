@@ -5,11 +5,13 @@
  * exit by polling its pid, then writes a drain marker through the slave and reports the exit only
  * once the marker has come back out of the master.
  */
-import { closeSync, constants, openSync, write as writeFd } from 'node:fs';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import * as nodePty from 'node-pty';
+import { LIMITS } from '../config.js';
 import { TerminalError } from '../errors.js';
 import { createDrainMarker, type DrainMarker } from './drain-marker.js';
+import { InputWriter, type TerminalFd } from './input-writer.js';
 import { ensureSpawnHelper } from './spawn-helper.js';
 import { checkSpawnable } from './spawnable.js';
 
@@ -20,6 +22,10 @@ export interface SpawnOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly cols: number;
   readonly rows: number;
+  /** Most input bytes that may wait for the program to read (see input-writer.ts). */
+  readonly inputLimitBytes?: number;
+  /** Most probe-reply bytes that may wait; further replies are dropped. */
+  readonly replyLimitBytes?: number;
 }
 
 export interface PtyExit {
@@ -37,7 +43,14 @@ export interface PtyHandle {
   readonly pid: number;
   /** Path of the terminal's slave device, e.g. /dev/pts/3. */
   readonly ttyPath: string;
+  /** Queues input for the program; discarded, never written elsewhere, once the terminal is gone. */
   write(data: Uint8Array): void;
+  /** Queues a probe reply; false when dropped (closed, or too many replies waiting). */
+  reply(data: Uint8Array): boolean;
+  /** Input bytes queued that the program has not taken yet. */
+  readonly pendingInputBytes: number;
+  /** Whether `bytes` more input fit under the input limit. */
+  hasInputRoom(bytes: number): boolean;
   resize(cols: number, rows: number): void;
   /**
    * Resolves true once every byte the program wrote before this call has been delivered to
@@ -86,7 +99,7 @@ export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
       { cause: err },
     );
   }
-  return new NodePtyHandle(pty, events);
+  return new NodePtyHandle(pty, events, options);
 }
 
 class NodePtyHandle implements PtyHandle {
@@ -100,14 +113,23 @@ class NodePtyHandle implements PtyHandle {
   private _markers: PendingMarker[] = [];
   private readonly _poll: NodeJS.Timeout;
   private readonly _subscriptions: nodePty.IDisposable[];
+  private readonly _master: TerminalFd;
+  private readonly _writer: InputWriter;
 
   constructor(
     private readonly _pty: nodePty.IPty,
     private readonly _events: PtyEvents,
+    options: SpawnOptions,
   ) {
     this.pid = _pty.pid;
     this.ttyPath = (_pty as unknown as { ptsName?: string }).ptsName ?? '';
     this._slaveFd = openSlave(this.ttyPath);
+    this._master = masterOf(_pty);
+    this._writer = new InputWriter(this._master, {
+      limitBytes: options.inputLimitBytes ?? LIMITS.maxPendingInputBytes,
+      replyLimitBytes: options.replyLimitBytes ?? LIMITS.maxPendingReplyBytes,
+      write: writeSync,
+    });
     this._subscriptions = [
       _pty.onData((data) => this._onData(data as unknown as Uint8Array)),
       _pty.onExit(({ exitCode, signal }) => this._onExit(exitCode, signal)),
@@ -117,12 +139,26 @@ class NodePtyHandle implements PtyHandle {
   }
 
   write(data: Uint8Array): void {
-    if (this._exited || this._disposed || data.length === 0) return;
-    this._pty.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    if (this._exited || this._disposed) return;
+    this._writer.write(data);
+  }
+
+  reply(data: Uint8Array): boolean {
+    if (this._exited || this._disposed) return false;
+    return this._writer.reply(data);
+  }
+
+  get pendingInputBytes(): number {
+    return this._writer.pendingBytes;
+  }
+
+  hasInputRoom(bytes: number): boolean {
+    return this._writer.hasRoom(bytes);
   }
 
   resize(cols: number, rows: number): void {
-    if (this._exited || this._disposed) return;
+    // node-pty resizes by descriptor number: never once that number may belong to another file.
+    if (this._exited || this._disposed || this._master.current() === undefined) return;
     try {
       this._pty.resize(cols, rows);
     } catch {
@@ -146,6 +182,7 @@ class NodePtyHandle implements PtyHandle {
     if (this._disposed) return;
     this._disposed = true;
     this._stopTimers();
+    this._writer.close();
     for (const pending of [...this._markers]) this._settleMarker(pending, false);
     this._closeSlave();
     for (const s of this._subscriptions) s.dispose();
@@ -179,10 +216,14 @@ class NodePtyHandle implements PtyHandle {
       this._markers.push(pending);
       pending.timer = setTimeout(() => this._settleMarker(pending, false), timeoutMs);
       pending.timer.unref();
-      writeFd(fd, pending.marker.bytes, (err) => {
+      // Synchronous, like every write here: an asynchronous write could run after the slave is
+      // closed and its number reused.
+      try {
+        writeSync(fd, pending.marker.bytes);
+      } catch {
         // EAGAIN: output is stopped (XOFF) or the buffer is full; the marker will not come back.
-        if (err) this._settleMarker(pending, false);
-      });
+        this._settleMarker(pending, false);
+      }
     });
   }
 
@@ -201,6 +242,7 @@ class NodePtyHandle implements PtyHandle {
     if (this._exited) return;
     this._leaderGone = true;
     this._stopTimers();
+    this._writer.close();
     this._closeSlave();
     for (const pending of [...this._markers]) this._settleMarker(pending, false);
     this._exited = true;
@@ -242,6 +284,26 @@ class NodePtyHandle implements PtyHandle {
   private _stopTimers(): void {
     clearInterval(this._poll);
   }
+}
+
+/**
+ * The master side of node-pty's terminal. node-pty reads it through a tty.ReadStream and closes
+ * the descriptor only by destroying that stream (at dispose, or on the read error that follows
+ * the program's exit), which marks the stream destroyed and drops its handle in the same step.
+ */
+function masterOf(pty: nodePty.IPty): TerminalFd {
+  const internals = pty as unknown as {
+    fd?: number;
+    _socket?: { destroyed: boolean; _handle?: unknown };
+  };
+  const fd = internals.fd;
+  const socket = internals._socket;
+  return {
+    current: () =>
+      fd !== undefined && socket !== undefined && !socket.destroyed && socket._handle != null
+        ? fd
+        : undefined,
+  };
 }
 
 function openSlave(path: string): number | undefined {

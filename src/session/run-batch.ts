@@ -5,7 +5,7 @@
  * failedActionIndex) whether the batch finishes or fails.
  */
 import { cancelledError, TerminalError, throwIfAborted } from '../errors.js';
-import type { Action } from '../input/actions.js';
+import { type Action, payloadBytes } from '../input/actions.js';
 import { encodeKey } from '../input/encode-key.js';
 import { encodeMouse, type MouseReport } from '../input/encode-mouse.js';
 import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
@@ -80,6 +80,7 @@ export async function runBatch(
   actions: readonly Action[],
   options: BatchOptions,
 ): Promise<BatchProgress> {
+  session.assertInputRoom(payloadBytes(actions));
   const progress: BatchProgress = { actionsCompleted: 0, inputSent: false, waits: [] };
   for (let i = 0; i < actions.length; i++) {
     try {

@@ -4,6 +4,7 @@
  * so the first exited snapshot shows its last output. Closing ends every process of the
  * terminal's session and releases the PTY and the screen.
  */
+import { LIMITS } from '../config.js';
 import { TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
@@ -116,8 +117,7 @@ export class Session implements SettleSource {
       onReply: (data) => {
         if (this._status !== 'running' || this._closed) return;
         // A reply is input too: the program has not read it until it has run again.
-        this._probe?.markInput();
-        pty?.write(data);
+        if (pty?.reply(data)) this._probe?.markInput();
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
     });
@@ -299,6 +299,25 @@ export class Session implements SettleSource {
       ...(this._recorder ? { recording: this._recorder.path } : {}),
     };
     return info;
+  }
+
+  /**
+   * Refuses, with INPUT_BACKLOG, input that would put more than the limit of bytes in the queue
+   * of input the program has not read yet. Checked before a batch sends anything.
+   */
+  assertInputRoom(bytes: number): void {
+    if (this._status !== 'running' || this._closed || this._pty.hasInputRoom(bytes)) return;
+    const pendingBytes = this._pty.pendingInputBytes;
+    throw new TerminalError(
+      'INPUT_BACKLOG',
+      `session "${this.id}" still holds ${pendingBytes} bytes of input the program has not read; ${bytes} more would pass the ${LIMITS.maxPendingInputBytes}-byte limit. Nothing was sent: wait until the program reads its input (watch the screen), or close the session`,
+      {
+        sessionId: this.id,
+        pendingBytes,
+        batchBytes: bytes,
+        limitBytes: LIMITS.maxPendingInputBytes,
+      },
+    );
   }
 
   /** Sends bytes to the program; SESSION_EXITED once it has exited. */
