@@ -2,6 +2,7 @@
  * Defaults and limits, read once from command-line flags and AGENT_TTY_* environment variables,
  * then frozen. Flags win over the environment; both are listed by `agent-tty --help`.
  */
+import { resolve } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 
 export interface Config {
@@ -23,7 +24,10 @@ export interface Config {
   readonly hangupGraceMs: number;
   readonly termGraceMs: number;
   readonly logLevel: LogLevel;
-  /** Record every session as an asciicast file in this directory ('' = only when asked). */
+  /**
+   * Record every session as an asciicast file in this directory, absolute (a relative one is
+   * resolved against the server's working directory at start-up); '' = only when asked.
+   */
   readonly recordDir: string;
   /** Close a session after this long without a tool call naming it (0 = never). */
   readonly idleTimeoutMs: number;
@@ -126,7 +130,8 @@ export const OPTIONS: readonly Option[] = [
     env: 'AGENT_TTY_RECORD_DIR',
     key: 'recordDir',
     help: 'record every session as an asciicast file in this directory (default: only sessions started with record:true, in ~/.agent-tty/recordings)',
-    parse: (raw) => raw,
+    // Resolved now, so the paths sessions report are absolute and mean one place.
+    parse: (raw) => (raw === '' ? '' : resolve(raw)),
   },
   {
     flag: '--idle-timeout',

@@ -1,9 +1,9 @@
 /**
  * The `agent-tty test` command line: run scripts (exit 0 when all pass, 1 otherwise), optionally
- * writing JUnit XML, or print a script skeleton made from a recording.
+ * writing JUnit XML (a new report file is 0600), or print a script skeleton made from a recording.
  */
-import { writeFileSync } from 'node:fs';
 import type { Config } from '../config.js';
+import { writeUserFile } from '../private-files.js';
 import { recordingToTest } from './recording-to-test.js';
 import { junitReport, runTestFile, textReport } from './test-runner.js';
 
@@ -42,6 +42,6 @@ export async function runTestCommand(argv: readonly string[], config: Config): P
   const results = [];
   for (const file of files) results.push(await runTestFile(file, config));
   process.stdout.write(`${textReport(results)}\n`);
-  if (junit) writeFileSync(junit, junitReport(results));
+  if (junit) writeUserFile(junit, junitReport(results));
   return results.every((r) => r.passed) ? 0 : 1;
 }

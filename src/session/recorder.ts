@@ -1,12 +1,16 @@
 /**
  * Records a session as an asciicast v2 file that `asciinema play` replays: a header, then output
- * ("o"), input ("i") and resize ("r") events with their time. Recording never fails a session: a
- * file that cannot be written is reported once in the log and recording stops.
+ * ("o"), input ("i") and resize ("r") events with their time. The file holds everything typed,
+ * passwords included, so it is created private to the user (src/private-files.ts). A recording
+ * never fails a session: the file is opened before the session is reported, a file that cannot
+ * be created is an error the caller reports, and a write that fails later is logged once and
+ * ends the recording.
  * @see https://docs.asciinema.org/manual/asciicast/v2/
  */
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
+import { createPrivateFile, makePrivateDir } from '../private-files.js';
 
 export interface RecordingHeader {
   readonly cols: number;
@@ -33,32 +37,33 @@ export class Recorder {
     });
   }
 
-  /** Starts a recording in `dir`, or returns undefined (logged) when the file cannot be created. */
-  static start(
-    dir: string,
-    sessionId: string,
-    header: RecordingHeader,
-    logger: Logger,
-  ): Recorder | undefined {
+  /**
+   * Starts a recording in `dir` (created 0700 when missing) as a new 0600 file, open when this
+   * returns; throws, naming the directory and the errno, when it cannot be created.
+   */
+  static start(dir: string, sessionId: string, header: RecordingHeader, logger: Logger): Recorder {
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const path = join(dir, `agent-tty-${stamp}-${sessionId}.cast`);
+    let fd: number;
     try {
-      mkdirSync(dir, { recursive: true });
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const path = join(dir, `agent-tty-${stamp}-${sessionId}.cast`);
-      const recorder = new Recorder(path, createWriteStream(path, { flags: 'wx' }), logger);
-      recorder._line({
-        version: 2,
-        width: header.cols,
-        height: header.rows,
-        timestamp: Math.floor(Date.now() / 1000),
-        title: header.command ?? header.shell,
-        ...(header.command !== null ? { command: header.command } : {}),
-        env: { TERM: 'xterm-256color', SHELL: header.shell },
-      });
-      return recorder;
+      makePrivateDir(dir);
+      fd = createPrivateFile(path);
     } catch (err) {
-      logger.warn(`cannot record session ${sessionId} in ${dir}: ${(err as Error).message}`);
-      return undefined;
+      throw new Error(`cannot create a recording in ${dir}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
+    const recorder = new Recorder(path, createWriteStream(path, { fd }), logger);
+    recorder._line({
+      version: 2,
+      width: header.cols,
+      height: header.rows,
+      timestamp: Math.floor(Date.now() / 1000),
+      title: header.command ?? header.shell,
+      ...(header.command !== null ? { command: header.command } : {}),
+      env: { TERM: 'xterm-256color', SHELL: header.shell },
+    });
+    return recorder;
   }
 
   output(data: Uint8Array): void {

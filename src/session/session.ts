@@ -50,6 +50,7 @@ export interface SessionInfo {
   pid: number;
   startedAt: string;
   recording?: string;
+  recordingError?: string;
 }
 
 export interface ObserveOptions {
@@ -95,6 +96,7 @@ export class Session implements SettleSource {
   private readonly _pty: PtyHandle;
   private readonly _probe: InputWaitProbe | undefined;
   private readonly _recorder: Recorder | undefined;
+  private readonly _recordingError: string | undefined;
   private _status: SessionStatus = 'running';
   private _exit: PtyExit | undefined;
   private _closed = false;
@@ -146,15 +148,20 @@ export class Session implements SettleSource {
     this._pty = pty;
     this.pid = pty.pid;
     this.ttyPath = pty.ttyPath;
-    this._recorder =
-      spec.recordDir === undefined
-        ? undefined
-        : Recorder.start(
-            spec.recordDir,
-            spec.id,
-            { cols: spec.cols, rows: spec.rows, command: spec.plan.command, shell: spec.plan.file },
-            _deps.logger,
-          );
+    if (spec.recordDir !== undefined) {
+      try {
+        this._recorder = Recorder.start(
+          spec.recordDir,
+          spec.id,
+          { cols: spec.cols, rows: spec.rows, command: spec.plan.command, shell: spec.plan.file },
+          _deps.logger,
+        );
+      } catch (err) {
+        // The session runs unrecorded; its results say so instead of naming a path.
+        this._recordingError = (err as Error).message;
+        _deps.logger.warn(`session ${spec.id} is not recorded: ${this._recordingError}`);
+      }
+    }
     this._probe =
       _deps.inputWaitProbe === false ? undefined : createInputWaitProbe(pty.pid, pty.ttyPath);
   }
@@ -162,6 +169,11 @@ export class Session implements SettleSource {
   /** Path of the asciicast recording, when the session is recorded. */
   get recording(): string | undefined {
     return this._recorder?.path;
+  }
+
+  /** Why the session is not recorded although recording was asked for. */
+  get recordingError(): string | undefined {
+    return this._recordingError;
   }
 
   get status(): SessionStatus {
@@ -297,6 +309,7 @@ export class Session implements SettleSource {
       pid: this.pid,
       startedAt: this.startedAt.toISOString(),
       ...(this._recorder ? { recording: this._recorder.path } : {}),
+      ...(this._recordingError !== undefined ? { recordingError: this._recordingError } : {}),
     };
     return info;
   }

@@ -106,7 +106,7 @@ function buildSchemas() {
       .boolean()
       .optional()
       .describe(
-        'Record the session as an asciicast v2 file (asciinema play); the path is returned.',
+        'Record the session as an asciicast v2 file (asciinema play), readable only by the user; it holds all typed input, passwords included. Returns its path as recording, or recordingError.',
       ),
     ...settleFields,
   });
@@ -368,7 +368,16 @@ function buildSchemas() {
       .optional()
       .describe('waitForExit: the program was still running at timeoutMs.'),
     closed: z.boolean().optional().describe('autoClose: the session was closed after this result.'),
-    recording: z.string().optional().describe('Path of the asciicast recording, when recording.'),
+    recording: z
+      .string()
+      .optional()
+      .describe('Absolute path of the asciicast recording; its file is open and being written.'),
+    recordingError: z
+      .string()
+      .optional()
+      .describe(
+        'Why the session is not recorded although recording was asked for; it runs unrecorded.',
+      ),
     ...errorField,
   });
 
@@ -408,6 +417,7 @@ function buildSchemas() {
     pid: z.int(),
     startedAt: z.string(),
     recording: z.string().optional(),
+    recordingError: z.string().optional(),
   });
 
   const ListOutputSchema = z.strictObject({

@@ -52,6 +52,7 @@ export const terminalStart = defineTool({
     const extra: Record<string, unknown> = session.recording
       ? { recording: session.recording }
       : {};
+    if (session.recordingError !== undefined) extra.recordingError = session.recordingError;
     let snapshot: Snapshot;
     try {
       if (args.waitForExit) {
@@ -78,6 +79,7 @@ export const terminalStart = defineTool({
         : '',
       extra.closed ? 'session closed (autoClose)' : '',
       session.recording ? `recording: ${session.recording}` : '',
+      session.recordingError !== undefined ? `not recorded: ${session.recordingError}` : '',
     ].filter(Boolean);
     return {
       structured: { sessionId: session.id, snapshot, ...extra },

@@ -99,7 +99,7 @@ export interface Harness {
 }
 
 export async function startServer(
-  options: { args?: string[]; env?: Record<string, string> } = {},
+  options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<Harness> {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
   let stderr = '';
@@ -107,6 +107,7 @@ export async function startServer(
     command: process.execPath,
     args: [SERVER, ...(options.args ?? [])],
     env: { ...(process.env as Record<string, string>), ...options.env },
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { type Config, ConfigError, DEFAULT_CONFIG, loadConfig, OPTIONS } from '../../src/config.js';
 
@@ -45,6 +46,19 @@ describe('loadConfig', () => {
       },
     ],
     ['other variables are ignored', [], { COLUMNS: '10', AGENT_TTY_OTHER: 'x' }, {}],
+    [
+      'a relative --record-dir is made absolute against the working directory',
+      ['--record-dir', 'casts/../recs'],
+      {},
+      { recordDir: resolve(process.cwd(), 'recs') },
+    ],
+    [
+      'a relative AGENT_TTY_RECORD_DIR is made absolute',
+      [],
+      { AGENT_TTY_RECORD_DIR: 'recs' },
+      { recordDir: resolve(process.cwd(), 'recs') },
+    ],
+    ['an empty --record-dir stays off', ['--record-dir='], {}, { recordDir: '' }],
   ];
   for (const [name, argv, env, changes] of accepted) {
     it(name, () => {
