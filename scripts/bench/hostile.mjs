@@ -10,7 +10,7 @@ import { parseOnly } from './limits.mjs';
 import { memoryMiB, watchProcess } from './proc.mjs';
 import { startRawClient } from './raw-client.mjs';
 
-const OUTPUT = { lines: 800, cells: 120, marks: 100, oscBytes: 20_000_000, deadlineMs: 30_000 };
+const OUTPUT = { lines: 500, cells: 120, marks: 100, oscBytes: 20_000_000, deadlineMs: 30_000 };
 const FLOOD = { floodMs: 4000, quietMs: 1000, readCapMs: 8000 };
 const STALL = {
   requests: 300,
