@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-export const SERVER = new URL('../../dist/main.js', import.meta.url).pathname;
+/** The built server; BENCH_SERVER names another build (e.g. an older one, to compare). */
+export const SERVER =
+  process.env.BENCH_SERVER ?? new URL('../../dist/main.js', import.meta.url).pathname;
 
 export async function connect() {
   const transport = new StdioClientTransport({
