@@ -76,7 +76,13 @@ interface PendingMarker {
   readonly marker: DrainMarker;
   readonly resolve: (delivered: boolean) => void;
   timer?: NodeJS.Timeout;
+  /** Bytes of the marker written so far, and the retry while the terminal is full. */
+  written: number;
+  retry?: NodeJS.Timeout | undefined;
 }
+
+/** Retry of a marker write the terminal could not take (its output buffer is full). */
+const MARKER_RETRY_MS = 2;
 
 export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   checkSpawnable(options.file, options.cwd, options.env);
@@ -212,19 +218,36 @@ class NodePtyHandle implements PtyHandle {
     const fd = this._slaveFd;
     if (fd === undefined || this._exited || this._disposed) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const pending: PendingMarker = { marker: createDrainMarker(), resolve };
+      const pending: PendingMarker = { marker: createDrainMarker(), resolve, written: 0 };
       this._markers.push(pending);
       pending.timer = setTimeout(() => this._settleMarker(pending, false), timeoutMs);
       pending.timer.unref();
-      // Synchronous, like every write here: an asynchronous write could run after the slave is
-      // closed and its number reused.
-      try {
-        writeSync(fd, pending.marker.bytes);
-      } catch {
-        // EAGAIN: output is stopped (XOFF) or the buffer is full; the marker will not come back.
+      this._writeMarker(pending, fd);
+    });
+  }
+
+  /**
+   * Writes a barrier's marker through the slave. Synchronous, like every write here (an
+   * asynchronous write could run after the slave is closed and its number reused); while the
+   * terminal's output buffer is full (the program's last output not yet read), it retries until
+   * the barrier's deadline.
+   */
+  private _writeMarker(pending: PendingMarker, fd: number): void {
+    pending.retry = undefined;
+    if (!this._markers.includes(pending) || this._slaveFd !== fd) return;
+    const bytes = pending.marker.bytes;
+    try {
+      while (pending.written < bytes.length) {
+        pending.written += writeSync(fd, bytes, pending.written, bytes.length - pending.written);
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
+        pending.retry = setTimeout(() => this._writeMarker(pending, fd), MARKER_RETRY_MS);
+        pending.retry.unref();
+      } else {
         this._settleMarker(pending, false);
       }
-    });
+    }
   }
 
   /** Ends a barrier: removes its marker from the scan and releases any bytes it held back. */
@@ -233,6 +256,7 @@ class NodePtyHandle implements PtyHandle {
     if (at === -1) return;
     this._markers.splice(at, 1);
     clearTimeout(pending.timer);
+    clearTimeout(pending.retry);
     const held = pending.marker.flush();
     if (held.length > 0 && !this._disposed && !this._exited) this._onData(held);
     pending.resolve(delivered);
