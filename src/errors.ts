@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'OUT_OF_BOUNDS',
   'RESULT_TOO_LARGE',
   'WAIT_TIMEOUT',
+  'PATTERN_TIMEOUT',
   'CANCELLED',
   'INTERNAL',
 ] as const;
