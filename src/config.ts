@@ -65,6 +65,8 @@ export const LIMITS = Object.freeze({
   maxTimingMs: 60_000,
   /** Longest expect-style wait or one-shot run. */
   maxWaitMs: 3_600_000,
+  /** Longest one evaluation of an agent's pattern may run (in a worker) before PATTERN_TIMEOUT. */
+  patternBudgetMs: 1000,
 });
 
 interface Option {

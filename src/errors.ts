@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'RESULT_TOO_LARGE',
   'WAIT_TIMEOUT',
   'INPUT_BACKLOG',
+  'PATTERN_TIMEOUT',
   'CANCELLED',
   'INTERNAL',
 ] as const;

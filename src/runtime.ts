@@ -4,6 +4,7 @@
  */
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import { sharedMatchPool } from './match/match-pool.js';
 import { spawnPty } from './pty/spawn.js';
 import { terminateSession } from './pty/terminate.js';
 import type { SessionFactory } from './session/registry.js';
@@ -20,5 +21,7 @@ export function createSessionFactory(config: Config, logger: Logger): SessionFac
     },
     logger,
   };
+  // Waits and finds run patterns in a worker; start it now rather than at the first search.
+  sharedMatchPool().warm();
   return (spec) => new Session(spec, deps);
 }

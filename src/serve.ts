@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import { closeSharedMatchPool } from './match/match-pool.js';
 import { killSessionsSync } from './pty/terminate.js';
 import { createServer } from './server.js';
 import { type SessionFactory, SessionRegistry } from './session/registry.js';
@@ -54,6 +55,8 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info(`shutting down: ${reason}`);
+    // A pattern still running in a worker would compete with closing for the CPU.
+    closeSharedMatchPool();
     const timer = setTimeout(() => {
       logger.warn('sessions did not close in time; killing their processes');
       killSessionsSync(registry.pids());

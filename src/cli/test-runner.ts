@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { silentLogger } from '../log.js';
+import { sharedMatchPool } from '../match/match-pool.js';
 import { createSessionFactory } from '../runtime.js';
 import { planLaunch } from '../session/launch.js';
 import { runBatch } from '../session/run-batch.js';
@@ -141,7 +142,7 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
   const deadline = performance.now() + step.timeoutMs;
   for (;;) {
     await session.whenParsed();
-    const problem = expectation(session, step);
+    const problem = await expectation(session, step);
     if (problem === undefined) return;
     if (performance.now() >= deadline) {
       throw new StepFailure(`expect ${step.description}: ${problem} within ${step.timeoutMs} ms`);
@@ -151,24 +152,23 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
 }
 
 /** Why the expectation does not hold now, or undefined when it does. */
-function expectation(
+async function expectation(
   session: Session,
   step: Extract<Step, { kind: 'expect' }>,
-): string | undefined {
+): Promise<string | undefined> {
   const rows = session.rowTexts();
-  const candidates = step.row === undefined ? rows.map((_, i) => i) : [step.row - 1];
-  let found = false;
-  for (const r of candidates) {
-    const row = rows[r];
-    if (!row) continue;
-    step.re.lastIndex = 0;
-    for (let m = step.re.exec(row.text); m; m = step.re.exec(row.text)) {
-      if (step.column === undefined || row.columns[m.index] === step.column) found = true;
-      if (m[0].length === 0) step.re.lastIndex++;
-      if (found) break;
-    }
-    if (found) break;
-  }
+  const candidates = (step.row === undefined ? rows : rows.slice(step.row - 1, step.row)).map(
+    (r) => r.text,
+  );
+  // With a column, every match is a candidate: at most one per position.
+  const limit =
+    step.column === undefined ? 1 : candidates.reduce((n, text) => n + text.length + 1, 0);
+  const hits = await sharedMatchPool().search(step.query, candidates, { limit, withEmpty: true });
+  const offset = step.row === undefined ? 0 : step.row - 1;
+  const found = hits.some(
+    (hit) =>
+      step.column === undefined || rows[offset + hit.textIndex]?.columns[hit.index] === step.column,
+  );
   if (step.style && found !== step.absent) {
     const snapshot = session.snapshot(false);
     const span = snapshot.spans.find(

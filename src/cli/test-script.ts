@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { ACTION_TYPES, type Action, parseAction, type WireAction } from '../input/actions.js';
-import { compileQuery } from '../text-query.js';
+import { type CompiledQuery, compileQuery } from '../text-query.js';
 import { schemas } from '../tools/schemas.js';
 
 export type Step =
@@ -15,7 +15,7 @@ export type Step =
   | {
       readonly kind: 'expect';
       readonly index: number;
-      readonly re: RegExp;
+      readonly query: CompiledQuery;
       readonly description: string;
       readonly row?: number | undefined;
       readonly column?: number | undefined;
@@ -130,7 +130,7 @@ export function parseTestScript(json: unknown, quietMs: number): TestScript {
       return {
         kind: 'expect',
         index,
-        re: compileQuery(query),
+        query: compileQuery(query),
         description:
           e.text !== undefined ? JSON.stringify(e.text) : e.pattern ? `/${e.pattern}/` : 'style',
         row: e.row,

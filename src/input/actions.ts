@@ -5,7 +5,7 @@
  * @see spec/tools.md (terminal_input)
  */
 import { TerminalError } from '../errors.js';
-import { compileQuery } from '../text-query.js';
+import { type CompiledQuery, compileQuery } from '../text-query.js';
 import type { MouseButton, WheelDirection } from './encode-mouse.js';
 import {
   isNamedKey,
@@ -49,7 +49,7 @@ export interface WireAction {
 export type ExpectCondition =
   | {
       readonly kind: 'pattern';
-      readonly re: RegExp;
+      readonly query: CompiledQuery;
       readonly source: string;
       readonly gone: boolean;
     }
@@ -258,15 +258,15 @@ function parseWait(wire: WireAction, index: number, defaultQuietMs: number): Act
   if (kind === 'durationMs') return { type: 'wait', durationMs: wire.durationMs as number };
   if (kind === 'pattern') {
     const source = wire.pattern as string;
-    let re: RegExp;
+    let query: CompiledQuery;
     try {
-      re = compileQuery({ pattern: source, ignoreCase: wire.ignoreCase });
+      query = compileQuery({ pattern: source, ignoreCase: wire.ignoreCase });
     } catch (err) {
       throw actionError(index, (err as Error).message, 'INVALID_ARGUMENT');
     }
     return {
       type: 'expect',
-      condition: { kind: 'pattern', re, source, gone: wire.gone === true },
+      condition: { kind: 'pattern', query, source, gone: wire.gone === true },
       timeoutMs,
     };
   }

@@ -1,7 +1,7 @@
 /**
- * Searching what the terminal shows: matches of a compiled query (see text-query.ts) reported by
- * row and cell column, so wide characters count two columns. Pure over RowText; the caller
- * extracts the rows.
+ * Searching what the terminal shows: matches found in the row texts (see match/) placed by row
+ * and cell column, so wide characters count two columns. Pure over RowText; the caller extracts
+ * the rows and runs the search.
  */
 import type { RowText } from './snapshot.js';
 
@@ -14,24 +14,23 @@ export interface Match {
   readonly text: string;
 }
 
-/** Every match of `re` in each row (matches do not span rows), at most `limit`. */
-export function findMatches(rows: readonly RowText[], re: RegExp, limit: number): Match[] {
-  const matches: Match[] = [];
-  rows.forEach((row, index) => {
-    re.lastIndex = 0;
-    for (let m = re.exec(row.text); m !== null && matches.length < limit; m = re.exec(row.text)) {
-      if (m[0].length === 0) {
-        re.lastIndex++;
-        continue;
-      }
-      const last = m.index + m[0].length - 1;
-      matches.push({
-        row: index + 1,
-        column: row.columns[m.index] ?? 1,
-        endColumn: row.columns[last] ?? row.columns[m.index] ?? 1,
-        text: m[0],
-      });
-    }
+/** A match in one row's text: the row's index, the UTF-16 index in its text, the text matched. */
+export interface RowHit {
+  readonly textIndex: number;
+  readonly index: number;
+  readonly text: string;
+}
+
+/** The hits of a search over `rows.map((r) => r.text)` as screen matches. */
+export function placeMatches(rows: readonly RowText[], hits: readonly RowHit[]): Match[] {
+  return hits.map((hit) => {
+    const columns = rows[hit.textIndex]?.columns ?? [];
+    const last = hit.index + hit.text.length - 1;
+    return {
+      row: hit.textIndex + 1,
+      column: columns[hit.index] ?? 1,
+      endColumn: columns[last] ?? columns[hit.index] ?? 1,
+      text: hit.text,
+    };
   });
-  return matches;
 }

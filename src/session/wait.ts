@@ -2,10 +2,12 @@
  * Expect-style waits: until a pattern appears on the terminal (in the screen, or in lines that
  * scrolled into history since the wait began), until it is gone from the screen, or until the
  * program exits; with a timeout (WAIT_TIMEOUT) and optional progress reports. Cheap under a
- * firehose: the condition is checked at most every SAMPLE_MS while output streams in.
+ * firehose: the condition is checked at most every SAMPLE_MS while output streams in, and the
+ * pattern runs in the match worker under its time budget (PATTERN_TIMEOUT past it).
  */
 import { cancelledError, TerminalError } from '../errors.js';
 import type { ExpectCondition } from '../input/actions.js';
+import { sharedMatchPool } from '../match/match-pool.js';
 import { SAMPLE_MS } from '../screen/settle.js';
 import type { Session } from './session.js';
 
@@ -41,10 +43,15 @@ export function waitForCondition(
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const since = session.historyTotal;
+    // Stops a search still running in the match worker once the wait is over.
+    const searches = new AbortController();
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     let lastCheck = 0;
-    const finish = (outcome: WaitOutcome | TerminalError) => {
+    let isChecking = false;
+    let isStale = false;
+    let isExpired = false;
+    const finish = (outcome: WaitOutcome | Error) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -52,26 +59,56 @@ export function waitForCondition(
       clearInterval(progress);
       unsubscribe();
       options.signal?.removeEventListener('abort', onAbort);
-      if (outcome instanceof TerminalError) reject(outcome);
+      searches.abort();
+      if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
     const elapsed = () => performance.now() - started;
+    const timedOut = () =>
+      new TerminalError(
+        'WAIT_TIMEOUT',
+        `waited ${options.timeoutMs} ms for ${describeCondition(condition)}; the latest screen is attached`,
+        { timeoutMs: options.timeoutMs },
+      );
+    // One evaluation at a time (the pattern runs in a worker); output that arrives meanwhile
+    // marks the result stale and is checked next. The deadline is decided by a check that
+    // started after it, so the final screen is always looked at.
     const check = () => {
       timer = undefined;
       if (done) return;
+      if (isChecking) {
+        isStale = true;
+        return;
+      }
       lastCheck = performance.now();
       if (session.isClosed) return finish(session.closedError());
-      const outcome = evaluate(session, condition, since);
-      if (outcome) return finish({ ...outcome, elapsedMs: elapsed() });
-      if (session.status === 'exited') {
-        return finish(
-          new TerminalError(
-            'SESSION_EXITED',
-            `the program exited before ${describeCondition(condition)}`,
-            { ...session.info() },
-          ),
-        );
-      }
+      const hadExited = session.status === 'exited';
+      const isFinal = isExpired;
+      isChecking = true;
+      isStale = false;
+      evaluate(session, condition, since, searches.signal).then(
+        (outcome) => {
+          isChecking = false;
+          if (done) return;
+          if (outcome) return finish({ ...outcome, elapsedMs: elapsed() });
+          if (hadExited) {
+            return finish(
+              new TerminalError(
+                'SESSION_EXITED',
+                `the program exited before ${describeCondition(condition)}`,
+                { ...session.info() },
+              ),
+            );
+          }
+          if (isFinal) return finish(timedOut());
+          if (isExpired) return check();
+          if (isStale) onEvent();
+        },
+        (err: Error) => {
+          isChecking = false;
+          finish(err);
+        },
+      );
     };
     const onEvent = () => {
       if (done || timer) return;
@@ -80,14 +117,8 @@ export function waitForCondition(
     };
     const onAbort = () => finish(cancelledError(options.signal as AbortSignal));
     const deadline = setTimeout(() => {
-      check();
-      finish(
-        new TerminalError(
-          'WAIT_TIMEOUT',
-          `waited ${options.timeoutMs} ms for ${describeCondition(condition)}; the latest screen is attached`,
-          { timeoutMs: options.timeoutMs },
-        ),
-      );
+      isExpired = true;
+      if (!isChecking) check();
     }, options.timeoutMs);
     const progress = setInterval(
       () => options.onProgress?.(elapsed(), options.timeoutMs),
@@ -100,38 +131,36 @@ export function waitForCondition(
   });
 }
 
-function evaluate(
+/** Whether the condition holds now; the texts are read at once, the pattern runs in a worker. */
+async function evaluate(
   session: Session,
   condition: WaitCondition,
   since: number,
-): Omit<WaitOutcome, 'elapsedMs'> | undefined {
+  signal: AbortSignal,
+): Promise<Omit<WaitOutcome, 'elapsedMs'> | undefined> {
   if (condition.kind === 'exit')
     return session.status === 'exited' ? { reason: 'exited' } : undefined;
-  const { re } = condition;
   const rows = session.rowTexts();
-  const found = (text: string) => {
-    re.lastIndex = 0;
-    return re.exec(text);
-  };
+  const screen = rows.map((r) => r.text);
+  const joined = screen.join('\n');
+  const search = (texts: string[]) =>
+    sharedMatchPool().search(condition.query, texts, { limit: 1, withEmpty: true, signal });
   if (condition.gone) {
-    return rows.some((r) => found(r.text)) || found(rows.map((r) => r.text).join('\n'))
-      ? undefined
-      : { reason: 'gone' };
+    const hits = await search([...screen, joined]);
+    return hits.length > 0 ? undefined : { reason: 'gone' };
   }
-  for (const line of session.historySince(since, 2000).lines) {
-    const m = found(line);
-    if (m) return { reason: 'matched', match: { text: m[0] } };
-  }
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as { text: string; columns: readonly number[] };
-    const m = found(row.text);
-    if (m) {
-      return {
-        reason: 'matched',
-        match: { text: m[0], row: i + 1, column: row.columns[m.index] ?? 1 },
-      };
-    }
-  }
-  const joined = found(rows.map((r) => r.text).join('\n'));
-  return joined ? { reason: 'matched', match: { text: joined[0] } } : undefined;
+  const history = session.historySince(since, 2000).lines;
+  const [hit] = await search([...history, ...screen, joined]);
+  if (!hit) return undefined;
+  const row = rows[hit.textIndex - history.length];
+  if (hit.textIndex < history.length || !row)
+    return { reason: 'matched', match: { text: hit.text } };
+  return {
+    reason: 'matched',
+    match: {
+      text: hit.text,
+      row: hit.textIndex - history.length + 1,
+      column: row.columns[hit.index] ?? 1,
+    },
+  };
 }

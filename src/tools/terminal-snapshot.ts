@@ -5,7 +5,8 @@
 import { LIMITS } from '../config.js';
 import { TerminalError } from '../errors.js';
 import { checkSettleTiming } from '../input/actions.js';
-import { findMatches } from '../screen/find.js';
+import { sharedMatchPool } from '../match/match-pool.js';
+import { placeMatches } from '../screen/find.js';
 import type { Session, Snapshot } from '../session/session.js';
 import { compileQuery } from '../text-query.js';
 import { formatSnapshot } from './format.js';
@@ -53,7 +54,15 @@ export const terminalSnapshot = defineTool({
       );
       if (args.historySince !== undefined) addHistory(snapshot, session, args.historySince);
       if (args.region) addRegion(snapshot, session, args.region);
-      if (query) snapshot.matches = findMatches(session.rowTexts(), query, MAX_MATCHES);
+      if (query) {
+        const rows = session.rowTexts();
+        const texts = rows.map((r) => r.text);
+        const hits = await sharedMatchPool().search(query, texts, {
+          limit: MAX_MATCHES,
+          signal: ctx.signal,
+        });
+        snapshot.matches = placeMatches(rows, hits);
+      }
       return {
         structured: { sessionId: session.id, snapshot },
         text: formatSnapshot(session.id, snapshot),

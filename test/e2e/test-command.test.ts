@@ -45,6 +45,27 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     assert.match(xml, /<failure message="step 1 expect &quot;goodbye&quot;/);
   });
 
+  it('fails an expect whose pattern backtracks catastrophically, instead of hanging', () => {
+    const script = join(dir, 'backtracking.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        name: 'backtracking',
+        command: `printf '%s\\n' ${'a'.repeat(40)}!; sleep 30`,
+        login: false,
+        steps: [{ type: 'expect', pattern: '(a+)+$', timeoutMs: 10_000 }],
+      }),
+    );
+    const started = performance.now();
+    const result = spawnSync(process.execPath, [SERVER, 'test', script], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    const ms = performance.now() - started;
+    assert.equal(result.status, 1, `exit status after ${Math.round(ms)} ms: ${result.stdout}`);
+    assert.match(result.stdout, /step 0 .*pattern \/\(a\+\)\+\$\/ ran longer than 1000 ms/);
+  });
+
   it('rejects a malformed script with a clear message', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ name: 'bad', steps: [{ type: 'key', key: 'Enterr' }] }));

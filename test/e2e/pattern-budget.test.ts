@@ -1,0 +1,182 @@
+/**
+ * An agent's regular expression cannot freeze the server: a pattern that backtracks
+ * catastrophically ((a+)+$ over a row of 40 a's and a '!') runs off the main thread under a time
+ * budget, so terminal_list, cancellation and shutdown keep answering, and the call itself ends
+ * with PATTERN_TIMEOUT instead of never.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sleep } from '../helpers/mcp-harness.js';
+import { type RawServer, startRawServer } from '../helpers/raw-server.js';
+
+const EVIL = '(a+)+$';
+const ROW = `${'a'.repeat(40)}!`;
+/** terminal_list must answer this fast while a pathological pattern is being evaluated. */
+const LIST_BOUND_MS = 200;
+/** The pathological call must end this soon: the 1 s budget, a worker start and slack for load. */
+const CALL_BOUND_MS = 4000;
+
+type ToolResult = {
+  isError?: boolean;
+  structuredContent?: { error?: { code: string }; sessions?: unknown[] };
+};
+
+/** Resolves with the result and how long it took, or with undefined after `boundMs`. */
+async function timed(
+  promise: Promise<Record<string, unknown>>,
+  boundMs: number,
+): Promise<{ result: ToolResult; ms: number } | undefined> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), boundMs);
+  });
+  const answer = promise.then((result) => ({
+    result: result as ToolResult,
+    ms: performance.now() - started,
+  }));
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function call(server: RawServer, name: string, args: Record<string, unknown>) {
+  return server.request('tools/call', { name, arguments: args });
+}
+
+async function startRowSession(server: RawServer): Promise<string> {
+  const started = (await call(server, 'terminal_start', {
+    command: `printf '%s\\n' '${ROW}'; exec sleep 600`,
+    login: false,
+    settleMs: 200,
+  })) as { structuredContent: { sessionId: string; snapshot: { screen: string[] } } };
+  const { sessionId, snapshot } = started.structuredContent;
+  assert.ok(
+    snapshot.screen.some((line) => line.includes(ROW)),
+    `the row is on the screen: ${snapshot.screen.join('|')}`,
+  );
+  return sessionId;
+}
+
+/** A pathological call in flight, then terminal_list 30 ms later: list fast, call bounded. */
+async function assertDoesNotStall(
+  server: RawServer,
+  pathological: Promise<Record<string, unknown>>,
+): Promise<void> {
+  const pending = timed(pathological, CALL_BOUND_MS);
+  await sleep(30);
+  const list = await timed(call(server, 'terminal_list', {}), LIST_BOUND_MS);
+  assert.ok(list, `terminal_list answered within ${LIST_BOUND_MS} ms`);
+  assert.equal(list.result.isError, undefined);
+  const ended = await pending;
+  assert.ok(ended, `the call ended within ${CALL_BOUND_MS} ms`);
+  assert.equal(ended.result.isError, true);
+  assert.equal(ended.result.structuredContent?.error?.code, 'PATTERN_TIMEOUT');
+}
+
+describe('a catastrophically backtracking pattern', () => {
+  let server: RawServer;
+  let sessionId: string;
+  before(async () => {
+    server = await startRawServer();
+    sessionId = await startRowSession(server);
+  });
+  after(() => {
+    server.child.kill('SIGKILL');
+  });
+
+  it('in a terminal_snapshot find does not stall terminal_list and ends with PATTERN_TIMEOUT', async () => {
+    await assertDoesNotStall(
+      server,
+      call(server, 'terminal_snapshot', { sessionId, settleMs: 0, find: { pattern: EVIL } }),
+    );
+  });
+
+  it('in a wait action does not stall terminal_list and ends with PATTERN_TIMEOUT', async () => {
+    await assertDoesNotStall(
+      server,
+      call(server, 'terminal_input', {
+        sessionId,
+        actions: [{ type: 'wait', pattern: EVIL, timeoutMs: 10_000 }],
+      }),
+    );
+  });
+
+  it('in a cancelled wait leaves the session usable at once', async () => {
+    const id = 9001;
+    server.child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: 'terminal_input',
+          arguments: { sessionId, actions: [{ type: 'wait', pattern: EVIL, timeoutMs: 10_000 }] },
+        },
+      })}\n`,
+    );
+    await sleep(50);
+    server.notify('notifications/cancelled', { requestId: id, reason: 'test' });
+    // The session's queue is free again: a snapshot waits behind nothing.
+    const snapshot = await timed(
+      call(server, 'terminal_snapshot', { sessionId, settleMs: 0 }),
+      LIST_BOUND_MS,
+    );
+    assert.ok(snapshot, `terminal_snapshot answered within ${LIST_BOUND_MS} ms`);
+    assert.equal(snapshot.result.isError, undefined);
+  });
+
+  it('ordinary patterns still match, with ignoreCase', async () => {
+    const reply = await timed(
+      call(server, 'terminal_snapshot', {
+        sessionId,
+        settleMs: 0,
+        find: { pattern: 'A+!$', ignoreCase: true },
+      }),
+      CALL_BOUND_MS,
+    );
+    assert.ok(reply, `terminal_snapshot answered within ${CALL_BOUND_MS} ms`);
+    const result = reply.result as {
+      structuredContent: { snapshot: { matches: { column: number; text: string }[] } };
+    };
+    const [match] = result.structuredContent.snapshot.matches;
+    assert.deepEqual(match && { column: match.column, text: match.text }, { column: 1, text: ROW });
+  });
+});
+
+describe('shutdown while a pathological pattern is evaluated', () => {
+  const calls: [string, (sessionId: string) => [string, Record<string, unknown>]][] = [
+    [
+      'find',
+      (id) => ['terminal_snapshot', { sessionId: id, settleMs: 0, find: { pattern: EVIL } }],
+    ],
+    [
+      'wait',
+      (id) => [
+        'terminal_input',
+        { sessionId: id, actions: [{ type: 'wait', pattern: EVIL, timeoutMs: 10_000 }] },
+      ],
+    ],
+  ];
+  for (const [name, args] of calls) {
+    it(`on SIGTERM during a ${name}: exits by itself within 1 s`, async () => {
+      const server = await startRawServer();
+      try {
+        const sessionId = await startRowSession(server);
+        const [tool, toolArgs] = args(sessionId);
+        call(server, tool, toolArgs).catch(() => undefined);
+        await sleep(100);
+        const since = performance.now();
+        server.child.kill('SIGTERM');
+        const exit = await Promise.race([server.exited(since), sleep(3000).then(() => undefined)]);
+        assert.ok(exit, 'the server exited within 3 s of SIGTERM');
+        assert.ok(exit.afterMs < 1000, `exited after ${Math.round(exit.afterMs)} ms`);
+        assert.equal(exit.signal, null, 'exited by itself, not killed');
+      } finally {
+        server.child.kill('SIGKILL');
+      }
+    });
+  }
+});
