@@ -116,6 +116,10 @@ class NodePtyHandle implements PtyHandle {
   private _disposed = false;
   private _paused = false;
   private _leaderGone = false;
+  /** The program is gone and its last output is still being read. */
+  private _draining = false;
+  /** node-pty's destroy of the read stream, held back while draining. */
+  private _heldDestroy: (() => void) | undefined;
   private _markers: PendingMarker[] = [];
   private readonly _poll: NodeJS.Timeout;
   private readonly _subscriptions: nodePty.IDisposable[];
@@ -140,6 +144,7 @@ class NodePtyHandle implements PtyHandle {
       _pty.onData((data) => this._onData(data as unknown as Uint8Array)),
       _pty.onExit(({ exitCode, signal }) => this._onExit(exitCode, signal)),
     ];
+    this._holdDestroyWhileDraining();
     this._poll = setInterval(() => this._checkLeader(), EXIT_POLL_MS);
     this._poll.unref();
   }
@@ -191,6 +196,9 @@ class NodePtyHandle implements PtyHandle {
     this._writer.close();
     for (const pending of [...this._markers]) this._settleMarker(pending, false);
     this._closeSlave();
+    const held = this._heldDestroy;
+    this._heldDestroy = undefined;
+    held?.();
     for (const s of this._subscriptions) s.dispose();
     if (!this._exited) {
       (this._pty as unknown as { destroy?: () => void }).destroy?.();
@@ -287,11 +295,39 @@ class NodePtyHandle implements PtyHandle {
       if ((err as NodeJS.ErrnoException).code === 'EPERM') return;
     }
     this._leaderGone = true;
+    this._draining = true;
     clearInterval(this._poll);
     if (this._paused) this._pty.resume();
     // Once everything written before the exit is read, letting go of the slave side lets the
     // master see the hangup, and node-pty reports the exit at once instead of after 200 ms.
-    void this.barrier(DRAIN_TIMEOUT_MS).then(() => this._closeSlave());
+    void this.barrier(DRAIN_TIMEOUT_MS).then(() => {
+      this._draining = false;
+      this._closeSlave();
+      const held = this._heldDestroy;
+      this._heldDestroy = undefined;
+      held?.();
+    });
+  }
+
+  /**
+   * node-pty destroys its read stream 200 ms after it reaps the program, read or not; on a busy
+   * machine the program's last output may still be unread then. While the drain barrier runs,
+   * that destroy waits for it (bounded by the barrier's deadline); any other destroy (dispose,
+   * a read error) goes ahead at once.
+   */
+  private _holdDestroyWhileDraining(): void {
+    const socket = (this._pty as unknown as { _socket?: { destroy: (e?: Error) => unknown } })
+      ._socket;
+    if (!socket) return;
+    const destroy = socket.destroy.bind(socket);
+    socket.destroy = (error?: Error) => {
+      this._checkLeader();
+      if (this._draining && !this._disposed) {
+        this._heldDestroy = () => destroy(error);
+        return socket;
+      }
+      return destroy(error);
+    };
   }
 
   private _closeSlave(): void {
