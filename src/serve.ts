@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
-import { killSessionsSync } from './pty/terminate.js';
+import { killSessionsSync, SYNC_SWEEP_MS } from './pty/terminate.js';
 import { createServer } from './server.js';
 import { type SessionFactory, SessionRegistry } from './session/registry.js';
 
@@ -49,6 +49,14 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
   });
+  const killRemaining = () => {
+    const survivors = killSessionsSync(registry.terminals());
+    if (survivors.length > 0) {
+      logger.error(
+        `${survivors.length} process(es) still running after ${SYNC_SWEEP_MS} ms of killing: ${survivors.join(', ')}`,
+      );
+    }
+  };
   let shuttingDown = false;
   const shutdown = (reason: string, code = 0) => {
     if (shuttingDown) return;
@@ -56,7 +64,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     logger.info(`shutting down: ${reason}`);
     const timer = setTimeout(() => {
       logger.warn('sessions did not close in time; killing their processes');
-      killSessionsSync(registry.pids());
+      killRemaining();
       finish(code);
     }, SHUTDOWN_GRACE_MS);
     void registry
@@ -69,7 +77,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
       });
   };
 
-  process.on('exit', () => killSessionsSync(registry.pids()));
+  process.on('exit', killRemaining);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => shutdown(`received ${signal}`));
   }
