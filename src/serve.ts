@@ -11,7 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { closeSharedMatchPool } from './match/match-pool.js';
-import { killSessionsSync } from './pty/terminate.js';
+import { killSessionsSync, SYNC_SWEEP_MS } from './pty/terminate.js';
 import { createServer } from './server.js';
 import { type SessionFactory, SessionRegistry } from './session/registry.js';
 
@@ -50,6 +50,14 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
   });
+  const killRemaining = () => {
+    const survivors = killSessionsSync(registry.terminals());
+    if (survivors.length > 0) {
+      logger.error(
+        `${survivors.length} process(es) still running after ${SYNC_SWEEP_MS} ms of killing: ${survivors.join(', ')}`,
+      );
+    }
+  };
   let shuttingDown = false;
   const shutdown = (reason: string, code = 0) => {
     if (shuttingDown) return;
@@ -59,7 +67,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     closeSharedMatchPool();
     const timer = setTimeout(() => {
       logger.warn('sessions did not close in time; killing their processes');
-      killSessionsSync(registry.pids());
+      killRemaining();
       finish(code);
     }, SHUTDOWN_GRACE_MS);
     void registry
@@ -72,7 +80,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
       });
   };
 
-  process.on('exit', () => killSessionsSync(registry.pids()));
+  process.on('exit', killRemaining);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => shutdown(`received ${signal}`));
   }

@@ -202,4 +202,12 @@ export class SessionRegistry {
   pids(): number[] {
     return [...this._sessions.values(), ...this._closing.keys()].map((s) => s.pid);
   }
+
+  /** Session ids and terminals of every session not yet fully closed, for a last-resort kill. */
+  terminals(): { sid: number; ttyPath: string }[] {
+    return [...this._sessions.values(), ...this._closing.keys()].map((s) => ({
+      sid: s.pid,
+      ttyPath: s.ttyPath,
+    }));
+  }
 }
