@@ -1,9 +1,9 @@
 /**
  * The stdio JSON-RPC layer, driven over raw lines: every line with an id gets exactly one reply
  * (parse errors -32700, invalid requests -32600/-32602), an over-long line costs one request and
- * never the connection, a client that stops reading cannot grow the server without bound, and
- * duplicate in-flight ids are refused so a cancel stops the one request. Contract: spec/tools.md
- * (Protocol).
+ * never the connection, a client that stops reading cannot grow the server without bound,
+ * duplicate in-flight ids are refused so a cancel stops the one request, and error texts show
+ * client-supplied values safely. Contract: spec/tools.md (Protocol).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -34,6 +34,18 @@ interface WireReply {
 /** Replies that answered no request of the helper's own (raw lines' replies), parsed. */
 function strayReplies(server: RpcServer): WireReply[] {
   return server.strays().map((line) => JSON.parse(line) as WireReply);
+}
+
+/** Every string inside `value` (keys too). */
+function allStrings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => [key, ...allStrings(item)]);
+}
+
+/** C0, DEL, C1 and the bidirectional embeddings and overrides. */
+function isHidden(cp: number): boolean {
+  return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e);
 }
 
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -223,6 +235,39 @@ describe('stdio JSON-RPC', () => {
     server.writeLine(reuse);
     const replies = await strayCount(server, (r) => r.id === 3000001, 2);
     assert.deepEqual(replies[1]?.result, {});
+    await server.tool('terminal_close', { sessionId: id });
+  });
+
+  it('shows client-supplied ids and names safely in error texts (issue 13b)', async () => {
+    const hostile = 't\u001b[31m\u202e9';
+    const reply = await server.tool('terminal_snapshot', { sessionId: hostile });
+    assert.equal(reply.structuredContent?.error?.code, 'SESSION_NOT_FOUND');
+    const unknownField = await server.tool('terminal_list', { [`x${hostile}`]: 1 });
+    assert.equal(unknownField.structuredContent?.error?.code, 'INVALID_ARGUMENT');
+    const unknownTool = await server.request('tools/call', { name: hostile, arguments: {} });
+    assert.ok(unknownTool.error);
+    const id = await startCat(server);
+    const hostileId = JSON.stringify(`d${hostile}`);
+    server.writeLine(
+      `{"jsonrpc":"2.0","id":${hostileId},"method":"tools/call","params":{"name":"terminal_input","arguments":{"sessionId":"${id}","actions":[{"type":"wait","durationMs":1000}]}}}`,
+    );
+    server.writeLine(`{"jsonrpc":"2.0","id":${hostileId},"method":"ping"}`);
+    const [duplicate] = await strayCount(server, (r) => r.id === `d${hostile}`, 1);
+    const texts: string[] = [
+      ...[reply, unknownField].flatMap((r) => [
+        r.content?.[0]?.text ?? '',
+        ...allStrings(r.structuredContent),
+      ]),
+      unknownTool.error?.message ?? '',
+    ];
+    // The error a duplicate id gets quotes the id (a ping's own reply would be {}).
+    if (duplicate?.error) texts.push(duplicate.error.message);
+    for (const text of texts) {
+      const raw = [...text].find((c) => isHidden(c.codePointAt(0) as number));
+      assert.equal(raw, undefined, `a raw control or bidi character in: ${JSON.stringify(text)}`);
+    }
+    assert.match(reply.content?.[0]?.text ?? '', /session "t\u241b\[31m\uFFFD9" not found/);
+    assert.equal(duplicate?.error?.code, -32600, 'the duplicate id was refused');
     await server.tool('terminal_close', { sessionId: id });
   });
 });
