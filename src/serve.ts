@@ -7,13 +7,13 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { closeSharedMatchPool } from './match/match-pool.js';
 import { killSessionsSync, SYNC_SWEEP_MS } from './pty/terminate.js';
 import { createServer } from './server.js';
 import { type SessionFactory, SessionRegistry } from './session/registry.js';
+import { StdioTransport } from './transport/stdio-transport.js';
 
 /** After start-up, when to load the emulator and PTY code if no terminal has needed it yet. */
 const WARM_UP_DELAY_MS = 500;
@@ -44,7 +44,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     logger,
     launchDefaults: { env: process.env, cwd: process.cwd() },
   });
-  const transport = new StdioServerTransport();
+  const transport = new StdioTransport(process.stdin, process.stdout);
 
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => {

@@ -47,6 +47,11 @@ export const INSTRUCTIONS = [
   'Close sessions you no longer need: at most 8 are kept.',
 ].join(' ');
 
+/** A client-supplied name for an error text, cut short (the transport makes it safe to show). */
+function quoteShort(name: string): string {
+  return JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+}
+
 export function createServer(deps: ServerDeps): Server {
   const server = new Server(
     { name: PACKAGE.name, title: 'agent-tty', version: PACKAGE.version },
@@ -69,7 +74,7 @@ export function createServer(deps: ServerDeps): Server {
     if (!tool) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `unknown tool "${request.params.name}"; the tools are ${tools.map((t) => t.name).join(', ')}`,
+        `unknown tool ${quoteShort(request.params.name)}; the tools are ${tools.map((t) => t.name).join(', ')}`,
       );
     }
     const token = request.params._meta?.progressToken;

@@ -6,6 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TerminalError } from '../errors.js';
+import { makeTextSafe } from '../screen/text-safety.js';
 
 export interface ToolOutcome {
   readonly structured: Record<string, unknown>;
@@ -31,8 +32,11 @@ export function successResult(outcome: ToolOutcome): CallToolResult {
 }
 
 export function errorResult(failure: ToolFailure): CallToolResult {
-  const { error, partial } = failure;
-  const lines = [`${error.code}: ${error.message}`];
+  const { error } = failure;
+  // Messages, details and a rejected sessionId may quote what the client sent: shown safely.
+  const message = makeTextSafe(error.message);
+  const partial = safeStrings(failure.partial);
+  const lines = [`${error.code}: ${message}`];
   const progress = describeProgress(partial);
   if (progress) lines.push(progress);
   if (failure.partialText) lines.push(failure.partialText);
@@ -41,9 +45,21 @@ export function errorResult(failure: ToolFailure): CallToolResult {
     content: [{ type: 'text', text: lines.join('\n') }],
     structuredContent: {
       ...partial,
-      error: { code: error.code, message: error.message, details: { ...error.details } },
+      error: { code: error.code, message, details: safeStrings(error.details) },
     },
   };
+}
+
+/** A copy of `value` with every string made safe to show; the snapshot already is. */
+function safeStrings<T>(value: T): T {
+  if (typeof value === 'string') return makeTextSafe(value) as T;
+  if (Array.isArray(value)) return value.map(safeStrings) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = key === 'snapshot' ? item : safeStrings(item);
+  }
+  return out as T;
 }
 
 function describeProgress(partial: Record<string, unknown>): string {

@@ -39,6 +39,8 @@ export interface RpcServer {
   sendJson(method: string, paramsJson: string): Pending;
   request(method: string, params?: unknown): Promise<RpcReply>;
   notify(method: string, params?: Record<string, unknown>): void;
+  /** Writes `line` and a newline as they are; replies to it land in strays(). */
+  writeLine(line: string): void;
   /** tools/call with any `arguments` value; rejects only on a JSON-RPC error. */
   tool(name: string, args?: unknown): Promise<ToolResult>;
   /** Ids of requests not answered yet. */
@@ -69,10 +71,13 @@ export async function startRpcServer(args: string[] = []): Promise<RpcServer> {
     stderr += chunk;
   });
   child.stdout.on('data', (chunk: string) => {
+    // Searches only the new text, so multi-megabyte replies split cheaply.
+    let from = buffer.length;
     buffer += chunk;
-    for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+    for (let nl = buffer.indexOf('\n', from); nl !== -1; nl = buffer.indexOf('\n', from)) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
+      from = 0;
       if (line.trim()) onLine(line);
     }
   });
@@ -135,6 +140,9 @@ export async function startRpcServer(args: string[] = []): Promise<RpcServer> {
     request: (method, params) => send(method, params).reply,
     notify(method, params = {}) {
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method, params })}\n`);
+    },
+    writeLine(line) {
+      child.stdin.write(`${line}\n`);
     },
     async tool(name, args = {}) {
       const reply = await send('tools/call', { name, arguments: args }).reply;
