@@ -15,6 +15,12 @@ import { fixtureCommand, needsPython, rssKiB } from '../helpers/stress.js';
 /** Peak resident memory allowed (an idle server holds about 60 MiB, 12 MB of plain text ~85). */
 const PEAK_RSS_MIB = 150;
 const linuxOnly = process.platform === 'linux' ? false : 'reads /proc';
+/**
+ * Peak with 8 sessions of `yes`: about 120 MiB on Node 20 and, with the young generation bounded,
+ * on Node 24 too (233 MiB with V8 13's default semi-space there).
+ */
+const FIREHOSE_RSS_MIB = 170;
+const FIREHOSE_SECONDS = 8;
 
 describe('output memory', { skip: needsPython || linuxOnly, timeout: 180_000 }, () => {
   let h: Harness;
@@ -67,5 +73,34 @@ describe('output memory', { skip: needsPython || linuxOnly, timeout: 180_000 }, 
     const peak = await peakWhile('string', '8');
     t.diagnostic(`server RSS peak ${peak.toFixed(1)} MiB`);
     assert.ok(peak < PEAK_RSS_MIB, `peak RSS ${peak.toFixed(1)} MiB`);
+  });
+});
+
+describe('memory under a firehose', { skip: linuxOnly, timeout: 120_000 }, () => {
+  let h: Harness;
+  before(async () => {
+    h = await startServer();
+  });
+  after(() => h.close());
+
+  it(`keeps 8 sessions of yes under ${FIREHOSE_RSS_MIB} MiB on every supported Node`, async (t) => {
+    const ids: string[] = [];
+    const samples: number[] = [];
+    const sampler = setInterval(() => samples.push(rssKiB(h.pid) ?? 0), 50);
+    try {
+      for (let i = 0; i < 8; i++) {
+        ids.push((await h.start({ command: 'yes', login: false, settleMs: 0 })).id);
+      }
+      await sleep(FIREHOSE_SECONDS * 1000);
+    } finally {
+      clearInterval(sampler);
+      for (const id of ids) await h.call('terminal_close', { sessionId: id });
+    }
+    const peak = Math.max(...samples) / 1024;
+    t.diagnostic(`Node ${process.version}: server RSS peak ${peak.toFixed(1)} MiB`);
+    assert.ok(
+      peak < FIREHOSE_RSS_MIB,
+      `peak RSS ${peak.toFixed(1)} MiB on Node ${process.version}`,
+    );
   });
 });
