@@ -5,6 +5,7 @@
  */
 import { PACKAGE } from '../version.js';
 import { fingerprintScreen } from './fingerprint.js';
+import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
 import { installProbeReplies } from './probe-replies.js';
 import {
   extractCells,
@@ -20,7 +21,9 @@ import {
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe } from './text-safety.js';
 import {
+  cellWidth,
   createTerminal,
+  flattenLongCells,
   type IDisposable,
   onNormalHistoryTrim,
   parseNextWriteNow,
@@ -56,6 +59,7 @@ export function safeTitle(title: string): string {
 /** Unparsed output at which reading from the PTY pauses, and at which it resumes. */
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 const LOW_WATER_BYTES = 1024 * 1024;
+const NOTHING = new Uint8Array(0);
 
 export class Screen {
   private readonly _term: Terminal;
@@ -68,6 +72,9 @@ export class Screen {
   private _lastParsedAt: number;
   private _title = '';
   private _trimmed = 0;
+  private _canCountTrims = false;
+  private _historyAtLastPiece = 0;
+  private readonly _filter = new OutputFilter({ widthOf: cellWidth });
   private _idleWaiters: (() => void)[] = [];
   private _batch: Uint8Array[] = [];
   private _batchBytes = 0;
@@ -92,6 +99,7 @@ export class Screen {
       this._trimmed += lines;
     });
     if (trim) this._disposables.push(trim);
+    this._canCountTrims = trim !== undefined;
   }
 
   get cols(): number {
@@ -145,8 +153,32 @@ export class Screen {
     this._batchBytes = 0;
     if (this._disposed || size === 0) return;
     const data = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, size);
+    const pieces = this._filter.push(data);
     parseNextWriteNow(this._term);
-    this._term.write(data, () => this._parsed(size));
+    if (pieces.length === 0) {
+      this._term.write(NOTHING, () => this._parsed(size));
+      return;
+    }
+    const last = pieces.length - 1;
+    pieces.forEach((piece, k) => {
+      this._term.write(piece.bytes, () => {
+        this._pieceParsed(piece);
+        if (k === last) this._parsed(size);
+      });
+    });
+  }
+
+  /** Flattens cells with many joined marks that the piece may have written, while they are few. */
+  private _pieceParsed(piece: FilteredPiece): void {
+    if (this._disposed) return;
+    const history = this.historyTotal;
+    if (piece.hasLongCells) {
+      const lines = this._canCountTrims
+        ? this._term.rows + Math.max(0, history - this._historyAtLastPiece)
+        : Number.POSITIVE_INFINITY;
+      flattenLongCells(this._term, lines, FLATTEN_AFTER_UNITS);
+    }
+    this._historyAtLastPiece = history;
   }
 
   /** Resolves once everything written so far has been parsed. */

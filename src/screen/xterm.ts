@@ -18,6 +18,25 @@ export interface CreateTerminalOptions {
   readonly scrollback: number;
 }
 
+/**
+ * The Unicode 11 width tables, taken from the addon through the registration call it makes on
+ * activation, so the output filter and every terminal share one provider.
+ */
+const unicodeProvider = ((): headless.IUnicodeVersionProvider => {
+  let provider: headless.IUnicodeVersionProvider | undefined;
+  const registrar = {
+    unicode: { register: (p: headless.IUnicodeVersionProvider) => (provider = p) },
+  };
+  new unicode11.Unicode11Addon().activate(registrar as unknown as Terminal);
+  if (!provider) throw new Error('@xterm/addon-unicode11 registered no provider');
+  return provider;
+})();
+
+/** Cells code point `cp` takes (0, 1 or 2) by the emulator's tables; 0 joins the cell before. */
+export function cellWidth(cp: number): number {
+  return unicodeProvider.wcwidth(cp);
+}
+
 export function createTerminal(options: CreateTerminalOptions): Terminal {
   const term = new headless.Terminal({
     cols: options.cols,
@@ -27,8 +46,8 @@ export function createTerminal(options: CreateTerminalOptions): Terminal {
     convertEol: false,
     logLevel: 'off',
   });
-  term.loadAddon(new unicode11.Unicode11Addon());
-  term.unicode.activeVersion = '11';
+  term.unicode.register(unicodeProvider);
+  term.unicode.activeVersion = unicodeProvider.version;
   return term;
 }
 
@@ -38,8 +57,14 @@ interface CoreLine {
   length: number;
 }
 
+interface CoreLines {
+  readonly length?: unknown;
+  get?(i: number): unknown;
+  onTrim?: unknown;
+}
+
 interface Core {
-  _bufferService?: { buffers?: { normal?: { lines?: { onTrim?: unknown } } } };
+  _bufferService?: { buffers?: { normal?: { lines?: CoreLines }; alt?: { lines?: CoreLines } } };
   coreService?: { isCursorHidden?: unknown };
   buffer?: { lines?: { get(i: number): unknown } };
   _writeBuffer?: { handleUserInput?: unknown };
@@ -91,4 +116,34 @@ export function onNormalHistoryTrim(
   const onTrim = core(term)?._bufferService?.buffers?.normal?.lines?.onTrim;
   if (typeof onTrim !== 'function') return undefined;
   return (onTrim as (l: (n: number) => void) => IDisposable)(listener);
+}
+
+/**
+ * Flattens the long combined strings (a character with its joined marks) of the last `lines`
+ * lines of the normal buffer and of every line of the alternate one. xterm appends each mark to
+ * the cell's string, which V8 keeps as a chain of one small string per mark (about 56 bytes each,
+ * against 2 flattened); reading a character of the string makes V8 flatten it in place.
+ */
+export function flattenLongCells(term: Terminal, lines: number, minUnits: number): number {
+  const buffers = core(term)?._bufferService?.buffers;
+  return (
+    flattenLines(buffers?.normal?.lines, lines, minUnits) +
+    flattenLines(buffers?.alt?.lines, Number.POSITIVE_INFINITY, minUnits)
+  );
+}
+
+/** Returns a sum of the characters read, so that no optimizer can leave the reads out. */
+function flattenLines(lines: CoreLines | undefined, count: number, minUnits: number): number {
+  let sum = 0;
+  if (!lines || typeof lines.length !== 'number' || typeof lines.get !== 'function') return sum;
+  const total = lines.length;
+  for (let y = Math.max(0, total - count); y < total; y++) {
+    const combined = (lines.get(y) as Partial<CoreLine> | undefined)?._combined;
+    if (!combined || typeof combined !== 'object') continue;
+    for (const key in combined) {
+      const chars = combined[key as unknown as number];
+      if (typeof chars === 'string' && chars.length > minUnits) sum += chars.charCodeAt(0);
+    }
+  }
+  return sum;
 }
