@@ -138,7 +138,9 @@ describe('guarantees', () => {
       login: false,
       cols: 100,
       rows: 12,
-      settleTimeoutMs: 10_000,
+      // Run to the end: a slow interpreter start (a pyenv shim) can look like a settled screen.
+      waitForExit: true,
+      timeoutMs: 20_000,
     });
     assert.equal(snapshot.status, 'exited', screenText(snapshot));
     const text = screenText(snapshot);
