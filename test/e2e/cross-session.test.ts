@@ -8,24 +8,17 @@
  * The model-based counterpart, with 10 000 interleavings, is test/property/pty-input.model.test.ts.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { FIXTURES, type Harness, screenText, sleep, startServer } from '../helpers/mcp-harness.js';
 import { linuxOnly } from '../helpers/session-processes.js';
+import { cpuTicks } from '../helpers/stress.js';
 
 const SH = { shell: '/bin/sh', login: false };
 const NON_READER = 'stty raw -echo; exec sleep 1000';
 const ECHOER = 'stty raw -echo; exec cat';
 const MIB = 1024 * 1024;
-
-/** Seconds of CPU the process has used (Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 function assertNoWriteErrors(h: Harness): void {
   assert.doesNotMatch(h.stderr(), /EBADF|pty write error/i);
@@ -155,10 +148,10 @@ describe('input reaches only its own program', () => {
     const details = refused.data.error?.details ?? {};
     assert.equal(details.limitBytes, MIB);
     assert.ok((details.pendingBytes as number) > MIB / 2, JSON.stringify(details));
-    const cpuBefore = cpuSeconds(h.pid);
+    const cpuBefore = cpuTicks(h.pid) / 100;
     const started = performance.now();
     await sleep(1000);
-    const share = (cpuSeconds(h.pid) - cpuBefore) / ((performance.now() - started) / 1000);
+    const share = (cpuTicks(h.pid) / 100 - cpuBefore) / ((performance.now() - started) / 1000);
     assert.ok(
       share < 0.2,
       `server CPU while the program does not read: ${Math.round(share * 100)}%`,

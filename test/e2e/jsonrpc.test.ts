@@ -6,24 +6,16 @@
  * client-supplied values safely. Contract: spec/tools.md (Protocol).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { sleep } from '../helpers/mcp-harness.js';
 import { type RpcReply, type RpcServer, startRpcServer } from '../helpers/rpc-server.js';
-import { rssKiB } from '../helpers/stress.js';
+import { cpuTicks, rssKiB } from '../helpers/stress.js';
 
 const MiB = 1024 * 1024;
 /** Snapshot requests a stalled client sends; each reply is ~2.2 MB. */
 const REQUESTS = 120;
 /** 16 requests in flight and 1 MiB of unread replies (spec/tools.md), plus the server itself. */
 const RSS_BOUND_KIB = 400 * 1024;
-
-/** User plus system CPU time of `pid`, in clock ticks (Linux). */
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
 
 interface WireReply {
   id: unknown;

@@ -37,6 +37,13 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
 }
 
+/** User plus system CPU time of `pid`, in clock ticks of 1/100 s (Linux). */
+export function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 /** Resident set size of `pid` in KiB (Linux), or undefined where /proc is absent. */
 export function rssKiB(pid: number): number | undefined {
   try {
