@@ -3,6 +3,7 @@
  * then frozen. Flags win over the environment; both are listed by `agent-tty --help`.
  */
 import { resolve } from 'node:path';
+import { TerminalError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 
 export interface Config {
@@ -81,7 +82,7 @@ function integer(min: number, max: number) {
   return (raw: string): number => {
     const n = Number(raw);
     if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-      throw new ConfigError(`expected an integer from ${min} to ${max}, got "${raw}"`);
+      throw configError(`expected an integer from ${min} to ${max}, got "${raw}"`);
     }
     return n;
   };
@@ -89,13 +90,14 @@ function integer(min: number, max: number) {
 
 function logLevel(raw: string): LogLevel {
   if (!(LOG_LEVELS as string[]).includes(raw)) {
-    throw new ConfigError(`expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+    throw configError(`expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   }
   return raw as LogLevel;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+/** A bad flag or environment value: INVALID_ARGUMENT, shown by the command line as one line. */
+function configError(message: string): TerminalError {
+  return new TerminalError('INVALID_ARGUMENT', message);
 }
 
 export const OPTIONS: readonly Option[] = [
@@ -165,9 +167,9 @@ export function loadConfig(
     const arg = argv[i] as string;
     const [flag, inline] = splitFlag(arg);
     const option = OPTIONS.find((o) => o.flag === flag);
-    if (!option) throw new ConfigError(`unknown option "${arg}"; see agent-tty --help`);
+    if (!option) throw configError(`unknown option "${arg}"; see agent-tty --help`);
     const raw = inline ?? argv[++i];
-    if (raw === undefined) throw new ConfigError(`${flag} needs a value`);
+    if (raw === undefined) throw configError(`${flag} needs a value`);
     values[option.key] = parseWith(option, raw, flag);
   }
   return Object.freeze(values as unknown as Config);
@@ -182,6 +184,6 @@ function parseWith(option: Option, raw: string, source: string) {
   try {
     return option.parse(raw);
   } catch (err) {
-    throw new ConfigError(`${source}: ${(err as Error).message}`);
+    throw configError(`${source}: ${(err as Error).message}`);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The one error model of agent-tty: a TerminalError carries a stable upper-case code (API: add
- * codes, never rename or reuse them), a message written for the agent, and structured details.
- * spec/errors.md has one row per code.
+ * codes, never rename or reuse them), a message written for the agent, structured details, and
+ * the result fields that still describe the failed call (sessionId, progress, latest snapshot).
+ * spec/errors.md has one row per code (a unit test holds the two equal).
  */
 
 export const ERROR_CODES = [
@@ -24,17 +25,48 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+export interface TerminalErrorOptions extends ErrorOptions {
+  /** Result fields that still describe the call: sessionId, progress, the latest snapshot. */
+  readonly partial?: Readonly<Record<string, unknown>> | undefined;
+}
+
 export class TerminalError extends Error {
   override readonly name = 'TerminalError';
+  /** Result fields that still describe the call, shown beside `error` in the tool result. */
+  readonly partial: Readonly<Record<string, unknown>>;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
-    options?: ErrorOptions,
+    options: TerminalErrorOptions = {},
   ) {
-    super(message, options);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.partial = options.partial ?? {};
   }
+
+  /**
+   * This error with more result fields. Fields it already carries win: the layer that failed
+   * knows its progress best. A copy, because one error may reach several callers (a closed
+   * queue rejects every waiting batch with the same error).
+   */
+  withPartial(fields: Readonly<Record<string, unknown>>): TerminalError {
+    return new TerminalError(this.code, this.message, this.details, {
+      cause: this.cause,
+      partial: { ...fields, ...this.partial },
+    });
+  }
+}
+
+/** Any thrown value as a TerminalError; what is not one is a bug: INTERNAL, naming `where`. */
+export function toTerminalError(err: unknown, where: string): TerminalError {
+  if (err instanceof TerminalError) return err;
+  return new TerminalError(
+    'INTERNAL',
+    `internal error in ${where}: ${(err as Error)?.message ?? String(err)}`,
+    {},
+    { cause: err },
+  );
 }
 
 /** Thrown when a request's AbortSignal fires: the client cancelled or the session closed. */
@@ -46,4 +78,22 @@ export function cancelledError(signal: AbortSignal): TerminalError {
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw cancelledError(signal);
+}
+
+/**
+ * SESSION_CLOSED, built only here: the session was closed while a call used it, or the server
+ * is shutting down (without a sessionId when no session was created yet).
+ */
+export function sessionClosedError(
+  sessionId: string | undefined,
+  reason: 'closed' | 'shutdown' = 'closed',
+): TerminalError {
+  const why = reason === 'shutdown' ? 'the server is shutting down' : undefined;
+  if (sessionId === undefined)
+    return new TerminalError('SESSION_CLOSED', why ?? 'the session was closed');
+  return new TerminalError(
+    'SESSION_CLOSED',
+    `session "${sessionId}" was closed${why ? `: ${why}` : ''}`,
+    { sessionId },
+  );
 }

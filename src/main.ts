@@ -4,7 +4,8 @@
  * start-up checks that fail with one clear line, then the stdio server. The only process.exit.
  */
 import module from 'node:module';
-import { ConfigError, loadConfig, OPTIONS } from './config.js';
+import { loadConfig, OPTIONS } from './config.js';
+import { TerminalError } from './errors.js';
 import { createLogger } from './log.js';
 import { PACKAGE } from './version.js';
 
@@ -72,7 +73,7 @@ function loadConfigOrFail(
   try {
     return loadConfig(argv, env);
   } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
+    if (err instanceof TerminalError) fail(err.message);
     throw err;
   }
 }

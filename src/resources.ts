@@ -14,8 +14,8 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { formatSnapshot } from './render/format.js';
 import type { SessionRegistry } from './session/registry.js';
-import { formatSnapshot } from './tools/format.js';
 
 export const SESSIONS_URI = 'agent-tty://sessions';
 const SCREEN_URI = /^agent-tty:\/\/sessions\/([^/]+)\/screen$/;

@@ -6,15 +6,15 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
+import { TerminalError, toTerminalError } from '../errors.js';
 import { silentLogger } from '../log.js';
-import { sharedMatchPool } from '../match/match-pool.js';
+import { formatSnapshot } from '../render/format.js';
 import { createSessionFactory } from '../runtime.js';
+import { findInRows } from '../session/find.js';
 import { planLaunch } from '../session/launch.js';
-import { runBatch } from '../session/run-batch.js';
+import { queueInput } from '../session/run-input.js';
 import type { Session } from '../session/session.js';
-import { waitForCondition } from '../session/wait.js';
-import { formatSnapshot } from '../tools/format.js';
-import { observeOptions } from '../tools/tool.js';
+import { waitForCondition, waitTimeoutError, waitUntil } from '../session/wait.js';
 import { parseTestScript, type Step, type TestScript } from './test-script.js';
 
 export interface TestResult {
@@ -24,10 +24,6 @@ export interface TestResult {
   readonly durationMs: number;
   readonly failure?: { readonly step: number; readonly message: string; readonly screen: string };
 }
-
-const POLL_MS = 20;
-
-class StepFailure extends Error {}
 
 export async function runTestFile(file: string, config: Config): Promise<TestResult> {
   const started = performance.now();
@@ -58,7 +54,7 @@ export async function runTestFile(file: string, config: Config): Promise<TestRes
     await runSteps(session, script.steps, config);
     return { name: script.name, file, passed: true, durationMs: performance.now() - started };
   } catch (err) {
-    const step = err instanceof StepError ? err.step : -1;
+    const step = err instanceof TerminalError ? err.partial.failedStep : undefined;
     const screen =
       session && !session.isClosed
         ? formatSnapshot('test', session.snapshot(true)).replace(/(\n *\d+│)+$/, '')
@@ -68,44 +64,36 @@ export async function runTestFile(file: string, config: Config): Promise<TestRes
       file,
       passed: false,
       durationMs: performance.now() - started,
-      failure: { step, message: (err as Error).message, screen },
+      failure: {
+        step: typeof step === 'number' ? step : -1,
+        message: (err as Error).message,
+        screen,
+      },
     };
   } finally {
     await session?.close();
   }
 }
 
-class StepError extends Error {
-  constructor(
-    readonly step: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 async function runSteps(session: Session, steps: readonly Step[], config: Config): Promise<void> {
-  const controller = new AbortController();
   for (let i = 0; i < steps.length; ) {
     const step = steps[i] as Step;
     if (step.kind === 'action') {
-      // Consecutive actions run as one batch, exactly as one terminal_input call would.
+      // Consecutive actions run as one batch, exactly as one terminal_input call runs it.
       let end = i;
       while (steps[end]?.kind === 'action') end++;
       const batch = steps.slice(i, end) as Extract<Step, { kind: 'action' }>[];
+      const stepOf = (k: number) => batch[k]?.index ?? i;
       try {
-        await runBatch(
+        await queueInput(
           session,
-          batch.map((s) => s.action),
-          {
-            signal: controller.signal,
-            resolveObserve: (settleMs, settleTimeoutMs) =>
-              observeOptions(config, settleMs, settleTimeoutMs),
-          },
+          { actions: batch.map((s) => s.action) },
+          { defaults: config, at: (k) => ({ index: k, label: `steps[${stepOf(k)}]` }) },
         );
       } catch (err) {
-        const failed = (err as { failedActionIndex?: number }).failedActionIndex ?? 0;
-        throw new StepError(batch[failed]?.index ?? i, (err as Error).message);
+        const failed = toTerminalError(err, 'a test step');
+        const k = failed.partial.failedActionIndex;
+        throw failed.withPartial({ failedStep: stepOf(typeof k === 'number' ? k : 0) });
       }
       i = end;
       continue;
@@ -113,7 +101,10 @@ async function runSteps(session: Session, steps: readonly Step[], config: Config
     try {
       await runCheck(session, step);
     } catch (err) {
-      throw new StepError(step.index, `step ${step.index} ${(err as Error).message}`);
+      const failed = toTerminalError(err, 'a test step');
+      throw new TerminalError(failed.code, `step ${step.index} ${failed.message}`, failed.details, {
+        partial: { failedStep: step.index },
+      });
     }
     i++;
   }
@@ -125,50 +116,67 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
     return;
   }
   if (step.kind === 'expectExit') {
-    await waitForCondition(session, { kind: 'exit' }, { timeoutMs: step.timeoutMs });
+    const what = 'the program to exit';
+    const outcome = await waitForCondition(
+      session,
+      { kind: 'exit' },
+      { timeoutMs: step.timeoutMs },
+    );
+    if (outcome.reason === 'timeout') throw waitTimeoutError(what, step.timeoutMs);
     const info = session.info();
     if (step.code !== undefined && info.exitCode !== step.code) {
-      throw new StepFailure(
+      throw stepFailure(
         `expectExit: exit code ${info.exitCode ?? info.signal}, expected ${step.code}`,
       );
     }
     if (step.signal !== undefined && info.signal !== step.signal) {
-      throw new StepFailure(
+      throw stepFailure(
         `expectExit: ${info.signal ?? `exit code ${info.exitCode}`}, expected ${step.signal}`,
       );
     }
     return;
   }
-  const deadline = performance.now() + step.timeoutMs;
-  for (;;) {
-    await session.whenParsed();
-    const problem = await expectation(session, step);
-    if (problem === undefined) return;
-    if (performance.now() >= deadline) {
-      throw new StepFailure(`expect ${step.description}: ${problem} within ${step.timeoutMs} ms`);
+  let problem: string | undefined;
+  const check = async (signal: AbortSignal) => {
+    problem = await expectation(session, step, signal);
+    return problem === undefined ? { reason: 'matched' as const } : undefined;
+  };
+  let outcome: Awaited<ReturnType<typeof waitUntil>>;
+  try {
+    outcome = await waitUntil(session, check, {
+      timeoutMs: step.timeoutMs,
+      what: `expect ${step.description}`,
+    });
+  } catch (err) {
+    // The screen of an exited program is final: the expectation cannot come right any more.
+    if (err instanceof TerminalError && err.code === 'SESSION_EXITED') {
+      throw stepFailure(`expect ${step.description}: ${problem}; the program has exited`);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    throw err;
   }
+  if (outcome.reason === 'timeout') {
+    throw stepFailure(`expect ${step.description}: ${problem} within ${step.timeoutMs} ms`);
+  }
+}
+
+/** An expectation that does not hold. */
+function stepFailure(message: string): TerminalError {
+  return new TerminalError('WAIT_TIMEOUT', message);
 }
 
 /** Why the expectation does not hold now, or undefined when it does. */
 async function expectation(
   session: Session,
   step: Extract<Step, { kind: 'expect' }>,
+  signal: AbortSignal,
 ): Promise<string | undefined> {
   const rows = session.rowTexts();
-  const candidates = (step.row === undefined ? rows : rows.slice(step.row - 1, step.row)).map(
-    (r) => r.text,
-  );
+  const candidates = step.row === undefined ? rows : rows.slice(step.row - 1, step.row);
   // With a column, every match is a candidate: at most one per position.
   const limit =
-    step.column === undefined ? 1 : candidates.reduce((n, text) => n + text.length + 1, 0);
-  const hits = await sharedMatchPool().search(step.query, candidates, { limit, withEmpty: true });
-  const offset = step.row === undefined ? 0 : step.row - 1;
-  const found = hits.some(
-    (hit) =>
-      step.column === undefined || rows[offset + hit.textIndex]?.columns[hit.index] === step.column,
-  );
+    step.column === undefined ? 1 : candidates.reduce((n, r) => n + r.text.length + 1, 0);
+  const matches = await findInRows(candidates, step.query, { limit, withEmpty: true, signal });
+  const found = matches.some((m) => step.column === undefined || m.column === step.column);
   if (step.style && found !== step.absent) {
     const snapshot = session.snapshot(false);
     const span = snapshot.spans.find(

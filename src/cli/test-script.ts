@@ -6,12 +6,14 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
-import { ACTION_TYPES, type Action, parseAction, type WireAction } from '../input/actions.js';
+import { TerminalError } from '../errors.js';
+import { ACTION_TYPES, actionAt, parseAction, type WireAction } from '../input/actions.js';
+import { checkSettleTiming } from '../session/observation.js';
 import { type CompiledQuery, compileQuery } from '../text-query.js';
 import { schemas } from '../tools/schemas.js';
 
 export type Step =
-  | { readonly kind: 'action'; readonly action: Action; readonly index: number }
+  | { readonly kind: 'action'; readonly action: WireAction; readonly index: number }
   | {
       readonly kind: 'expect';
       readonly index: number;
@@ -89,8 +91,9 @@ const ResizeSchema = z.strictObject({
 /** Default time an assertion waits for the screen to come right. */
 export const EXPECT_TIMEOUT_MS = 5000;
 
-export class ScriptError extends Error {
-  override readonly name = 'ScriptError';
+/** A script that breaks the format: INVALID_ARGUMENT naming the first problem. */
+function scriptError(message: string): TerminalError {
+  return new TerminalError('INVALID_ARGUMENT', message);
 }
 
 function check<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
@@ -98,29 +101,29 @@ function check<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = issue?.path.length ? `.${issue.path.join('.')}` : '';
-  throw new ScriptError(`${where}${path}: ${issue?.message ?? 'invalid'}`);
+  throw scriptError(`${where}${path}: ${issue?.message ?? 'invalid'}`);
 }
 
-/** Parses and validates a script; ScriptError names the first problem. */
+/** Parses and validates a script; an INVALID_ARGUMENT error names the first problem. */
 export function parseTestScript(json: unknown, quietMs: number): TestScript {
   const script = check(ScriptSchema, json, 'script');
   const steps = script.steps.map((raw, index): Step => {
     const where = `steps[${index}]`;
     if ((ACTION_TYPES as readonly string[]).includes(raw.type)) {
+      // Checked now, so a broken script fails before it starts; run as terminal_input runs it.
       const wire = check(schemas().ActionSchema, raw, where) as WireAction;
-      try {
-        return { kind: 'action', action: parseAction(wire, index, quietMs), index };
-      } catch (err) {
-        throw new ScriptError((err as Error).message.replace(/^actions\[/, 'steps['));
-      }
+      const at = actionAt(index, 'steps');
+      const action = parseAction(wire, at);
+      if (action.type === 'observe') checkSettleTiming(action, { quietMs }, at);
+      return { kind: 'action', action: wire, index };
     }
     if (raw.type === 'expect') {
       const e = check(ExpectSchema, raw, where);
       if ((e.text === undefined) === (e.pattern === undefined) && e.style === undefined) {
-        throw new ScriptError(`${where}: an expect takes text or pattern (and/or style at a cell)`);
+        throw scriptError(`${where}: an expect takes text or pattern (and/or style at a cell)`);
       }
       if (e.style !== undefined && (e.row === undefined || e.column === undefined)) {
-        throw new ScriptError(`${where}: a style expectation needs row and column`);
+        throw scriptError(`${where}: a style expectation needs row and column`);
       }
       const query = {
         text: e.text,
@@ -154,7 +157,7 @@ export function parseTestScript(json: unknown, quietMs: number): TestScript {
       const r = check(ResizeSchema, raw, where);
       return { kind: 'resize', index, cols: r.cols, rows: r.rows };
     }
-    throw new ScriptError(
+    throw scriptError(
       `${where}: unknown step type "${raw.type}" (${[...ACTION_TYPES, 'expect', 'expectExit', 'resize'].join(', ')})`,
     );
   });

@@ -114,12 +114,30 @@ const FIELDS: Record<ActionType, { required: string[]; optional: string[] }> = {
   },
 };
 
-function actionError(index: number, message: string, code: 'INVALID_ARGUMENT' | 'INVALID_KEY') {
-  return new TerminalError(code, `actions[${index}]: ${message}`, { actionIndex: index });
+/** Which action an error is about: its index, and how the caller's list names it. */
+export interface ActionAt {
+  readonly index: number;
+  /** `actions[2]` in a terminal_input call, `steps[7]` in a test script. */
+  readonly label: string;
+}
+
+/** Action `index` of a list (a terminal_input call's `actions` by default). */
+export function actionAt(index: number, list = 'actions'): ActionAt {
+  return { index, label: `${list}[${index}]` };
+}
+
+/** An error about one action: its label opens the message, details.actionIndex names it. */
+export function actionError(
+  at: ActionAt,
+  message: string,
+  code: 'INVALID_ARGUMENT' | 'INVALID_KEY' | 'MOUSE_NOT_ENABLED' | 'OUT_OF_BOUNDS',
+  details: Readonly<Record<string, unknown>> = {},
+): TerminalError {
+  return new TerminalError(code, `${at.label}: ${message}`, { actionIndex: at.index, ...details });
 }
 
 /** Checks one wire action's fields against its type and returns the typed action. */
-export function parseAction(wire: WireAction, index: number, defaultQuietMs: number): Action {
+export function parseAction(wire: WireAction, at: ActionAt): Action {
   const spec = FIELDS[wire.type];
   const present = Object.keys(wire).filter(
     (k) => k !== 'type' && (wire as unknown as Record<string, unknown>)[k] !== undefined,
@@ -128,7 +146,7 @@ export function parseAction(wire: WireAction, index: number, defaultQuietMs: num
     if (!spec.required.includes(field) && !spec.optional.includes(field)) {
       const allowed = [...spec.required, ...spec.optional];
       throw actionError(
-        index,
+        at,
         `"${field}" does not apply to a ${wire.type} action (it takes ${allowed.length ? allowed.join(', ') : 'no other fields'})`,
         'INVALID_ARGUMENT',
       );
@@ -136,32 +154,32 @@ export function parseAction(wire: WireAction, index: number, defaultQuietMs: num
   }
   for (const field of spec.required) {
     if (!present.includes(field)) {
-      throw actionError(index, `a ${wire.type} action needs "${field}"`, 'INVALID_ARGUMENT');
+      throw actionError(at, `a ${wire.type} action needs "${field}"`, 'INVALID_ARGUMENT');
     }
   }
   switch (wire.type) {
     case 'text':
     case 'paste':
-      return { type: wire.type, text: checkText(wire.text as string, index) };
+      return { type: wire.type, text: checkText(wire.text as string, at) };
     case 'key':
-      return { type: 'key', press: parseKeyPress(wire.key as string, wire.modifiers, index) };
+      return { type: 'key', press: parseKeyPress(wire.key as string, wire.modifiers, at) };
     case 'mouse':
-      return parseMouse(wire, index);
+      return parseMouse(wire, at);
     case 'focus':
       return { type: 'focus', focused: wire.focused as boolean };
     case 'raw':
       return { type: 'raw', bytes: Uint8Array.from(wire.bytes as number[]) };
     case 'wait':
-      return parseWait(wire, index, defaultQuietMs);
+      return parseWait(wire, at);
     default:
       return wire.type satisfies never;
   }
 }
 
-function checkText(text: string, index: number): string {
+function checkText(text: string, at: ActionAt): string {
   if (!text.isWellFormed()) {
     throw actionError(
-      index,
+      at,
       'text holds a lone UTF-16 surrogate, which is not valid Unicode; send the character as a whole or use raw bytes',
       'INVALID_ARGUMENT',
     );
@@ -171,21 +189,21 @@ function checkText(text: string, index: number): string {
 
 export function parseModifiers(
   modifiers: readonly Modifier[] | undefined,
-  index: number,
+  at: ActionAt,
 ): Modifiers {
   const list = modifiers ?? [];
   const seen = new Set<string>();
   for (const m of list) {
-    if (seen.has(m)) throw actionError(index, `modifier "${m}" is listed twice`, 'INVALID_KEY');
+    if (seen.has(m)) throw actionError(at, `modifier "${m}" is listed twice`, 'INVALID_KEY');
     if (!(MODIFIERS as readonly string[]).includes(m)) {
-      throw actionError(index, `unknown modifier "${m}" (use Ctrl, Alt, Shift)`, 'INVALID_KEY');
+      throw actionError(at, `unknown modifier "${m}" (use Ctrl, Alt, Shift)`, 'INVALID_KEY');
     }
     seen.add(m);
   }
   return { ctrl: seen.has('Ctrl'), alt: seen.has('Alt'), shift: seen.has('Shift') };
 }
 
-function parseKeyPress(key: string, modifiers: Modifier[] | undefined, index: number): KeyPress {
+function parseKeyPress(key: string, modifiers: Modifier[] | undefined, at: ActionAt): KeyPress {
   if (!isNamedKey(key) && !isPrintableKey(key)) {
     const hint = suggestKey(key);
     const more = hint
@@ -193,26 +211,22 @@ function parseKeyPress(key: string, modifiers: Modifier[] | undefined, index: nu
       : key.length > 1
         ? '; to type text use a text action'
         : '; use a text action for non-ASCII characters';
-    throw actionError(index, `unknown key "${key}"${more}`, 'INVALID_KEY');
+    throw actionError(at, `unknown key "${key}"${more}`, 'INVALID_KEY');
   }
-  return { key: key === 'Space' ? ' ' : key, ...parseModifiers(modifiers, index) };
+  return { key: key === 'Space' ? ' ' : key, ...parseModifiers(modifiers, at) };
 }
 
-function parseMouse(wire: WireAction, index: number): Action {
+function parseMouse(wire: WireAction, at: ActionAt): Action {
   const event = wire.event as MouseEvent;
   if (event !== 'wheel' && (wire.direction !== undefined || wire.count !== undefined)) {
-    throw actionError(
-      index,
-      `"direction" and "count" apply to wheel events only`,
-      'INVALID_ARGUMENT',
-    );
+    throw actionError(at, `"direction" and "count" apply to wheel events only`, 'INVALID_ARGUMENT');
   }
   if (event === 'wheel' && wire.button !== undefined) {
-    throw actionError(index, `"button" does not apply to wheel events`, 'INVALID_ARGUMENT');
+    throw actionError(at, `"button" does not apply to wheel events`, 'INVALID_ARGUMENT');
   }
   if (event === 'wheel' && wire.direction === undefined) {
     throw actionError(
-      index,
+      at,
       `a wheel event needs "direction" (up, down, left or right)`,
       'INVALID_ARGUMENT',
     );
@@ -225,11 +239,11 @@ function parseMouse(wire: WireAction, index: number): Action {
     button: wire.button ?? 'left',
     direction: wire.direction ?? 'up',
     count: wire.count ?? 1,
-    modifiers: parseModifiers(wire.modifiers, index),
+    modifiers: parseModifiers(wire.modifiers, at),
   };
 }
 
-function parseWait(wire: WireAction, index: number, defaultQuietMs: number): Action {
+function parseWait(wire: WireAction, at: ActionAt): Action {
   const kinds = [
     wire.durationMs !== undefined && 'durationMs',
     (wire.settleMs !== undefined || wire.settleTimeoutMs !== undefined) &&
@@ -239,14 +253,14 @@ function parseWait(wire: WireAction, index: number, defaultQuietMs: number): Act
   ].filter((k): k is string => typeof k === 'string');
   if (kinds.length > 1) {
     throw actionError(
-      index,
+      at,
       `a wait takes one of durationMs (a pause), settleMs/settleTimeoutMs (until the screen settles), pattern (until text appears or, with gone, leaves) or exit (until the program exits), not ${kinds.join(' and ')}`,
       'INVALID_ARGUMENT',
     );
   }
   const kind = kinds[0];
   const misplaced = (field: string, owner: string) =>
-    actionError(index, `"${field}" applies to a wait with ${owner}`, 'INVALID_ARGUMENT');
+    actionError(at, `"${field}" applies to a wait with ${owner}`, 'INVALID_ARGUMENT');
   if (kind !== 'pattern') {
     if (wire.ignoreCase !== undefined) throw misplaced('ignoreCase', 'pattern');
     if (wire.gone !== undefined) throw misplaced('gone', 'pattern');
@@ -262,7 +276,7 @@ function parseWait(wire: WireAction, index: number, defaultQuietMs: number): Act
     try {
       query = compileQuery({ pattern: source, ignoreCase: wire.ignoreCase });
     } catch (err) {
-      throw actionError(index, (err as Error).message, 'INVALID_ARGUMENT');
+      throw actionError(at, (err as Error).message, 'INVALID_ARGUMENT');
     }
     return {
       type: 'expect',
@@ -271,33 +285,10 @@ function parseWait(wire: WireAction, index: number, defaultQuietMs: number): Act
     };
   }
   if (kind === 'exit') {
-    if (wire.exit !== true) throw actionError(index, '"exit" must be true', 'INVALID_ARGUMENT');
+    if (wire.exit !== true) throw actionError(at, '"exit" must be true', 'INVALID_ARGUMENT');
     return { type: 'expect', condition: { kind: 'exit' }, timeoutMs };
   }
-  checkSettleTiming(wire.settleMs, wire.settleTimeoutMs, defaultQuietMs, `actions[${index}]: `, {
-    actionIndex: index,
-  });
   return { type: 'observe', settleMs: wire.settleMs, settleTimeoutMs: wire.settleTimeoutMs };
-}
-
-/** A strict deadline shorter than the quiet interval it must contain can never be met. */
-export function checkSettleTiming(
-  settleMs: number | undefined,
-  settleTimeoutMs: number | undefined,
-  defaultQuietMs: number,
-  prefix = '',
-  details: Readonly<Record<string, unknown>> = {},
-): void {
-  const quietMs = settleMs ?? defaultQuietMs;
-  if (settleTimeoutMs !== undefined && settleTimeoutMs < quietMs) {
-    throw new TerminalError(
-      'INVALID_ARGUMENT',
-      settleMs === undefined
-        ? `${prefix}settleTimeoutMs (${settleTimeoutMs}) is shorter than the default quiet interval (${quietMs} ms); pass a smaller settleMs too`
-        : `${prefix}settleTimeoutMs (${settleTimeoutMs}) must be at least settleMs (${settleMs})`,
-      { ...details, settleMs, settleTimeoutMs },
-    );
-  }
 }
 
 /** UTF-8 bytes of text, paste and raw payloads in a batch. */

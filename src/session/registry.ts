@@ -3,7 +3,7 @@
  * exited sessions count alike until closed), lookup with SESSION_NOT_FOUND, and closing one or
  * all of them.
  */
-import { TerminalError } from '../errors.js';
+import { sessionClosedError, TerminalError } from '../errors.js';
 import type { LaunchPlan } from './launch.js';
 import type { Session, SessionInfo, SessionSpec } from './session.js';
 
@@ -64,9 +64,7 @@ export class SessionRegistry {
 
   /** Spawns a session; SESSION_LIMIT when full, SPAWN_FAILED (and no session) when it fails. */
   async start(request: StartRequest): Promise<Session> {
-    if (this._closingAll) {
-      throw new TerminalError('SESSION_CLOSED', 'the server is shutting down');
-    }
+    if (this._closingAll) throw sessionClosedError(undefined, 'shutdown');
     if (this._sessions.size + this._starting >= this._options.maxSessions) {
       throw new TerminalError(
         'SESSION_LIMIT',
@@ -103,7 +101,7 @@ export class SessionRegistry {
     }
     if (this._closingAll) {
       await settled;
-      throw new TerminalError('SESSION_CLOSED', 'the server is shutting down');
+      throw sessionClosedError(id, 'shutdown');
     }
     this._sessions.set(id, session);
     this._lastUsed.set(id, this._now());

@@ -4,14 +4,21 @@
  * only where a wait action says so, and reports progress (actionsCompleted, inputSent,
  * failedActionIndex) whether the batch finishes or fails.
  */
-import { cancelledError, TerminalError, throwIfAborted } from '../errors.js';
-import { type Action, payloadBytes } from '../input/actions.js';
+import { cancelledError, type TerminalError, throwIfAborted, toTerminalError } from '../errors.js';
+import {
+  type Action,
+  type ActionAt,
+  actionAt,
+  actionError,
+  payloadBytes,
+} from '../input/actions.js';
 import { encodeKey } from '../input/encode-key.js';
 import { encodeMouse, type MouseReport } from '../input/encode-mouse.js';
 import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
 import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
-import type { ObserveOptions, Session } from './session.js';
-import { describeCondition, waitForCondition } from './wait.js';
+import { type ObserveDefaults, observeOptions } from './observation.js';
+import type { Session } from './session.js';
+import { describeCondition, waitForCondition, waitTimeoutError } from './wait.js';
 
 /** How a wait that waited for a condition ended. */
 export interface WaitReport {
@@ -29,47 +36,49 @@ export interface BatchProgress {
   waits: WaitReport[];
 }
 
-/** A failure inside a batch, with how far the batch got. */
-export class BatchError extends Error {
-  constructor(
-    readonly error: TerminalError,
-    readonly progress: BatchProgress,
-    readonly failedActionIndex: number,
-  ) {
-    super(error.message);
-  }
-}
-
 export interface BatchOptions {
   readonly signal: AbortSignal;
-  /** Timing of observation waits that omit settleMs / settleTimeoutMs. */
-  readonly resolveObserve: (settleMs?: number, settleTimeoutMs?: number) => ObserveOptions;
+  /** Timing of settle waits that omit settleMs / settleTimeoutMs. */
+  readonly defaults: ObserveDefaults;
+  /** How errors name an action (default `actions[i]`). */
+  readonly at?: ((index: number) => ActionAt) | undefined;
   /** Reports progress of long waits (the client asked for progress notifications). */
   readonly onProgress?: ((elapsedMs: number, timeoutMs: number, what: string) => void) | undefined;
+}
+
+/** Progress as result fields; `waits` only when the batch waited for a condition. */
+export function progressFields(progress: BatchProgress): Record<string, unknown> {
+  const { waits, ...rest } = progress;
+  return waits.length > 0 ? { ...rest, waits: [...waits] } : rest;
 }
 
 /**
  * Checks, before the first byte is sent, everything that can be known in advance: each key can be
  * encoded in the current keyboard mode, each mouse event is inside the screen and reportable.
  */
-export function precheckBatch(session: Session, actions: readonly Action[]): void {
+export function precheckBatch(
+  session: Session,
+  actions: readonly Action[],
+  at: (index: number) => ActionAt = actionAt,
+): void {
   session.assertRunning();
   const modes = session.modes();
   actions.forEach((action, index) => {
     if (action.type === 'key') {
       const encoded = encodeKey(action.press, modes);
-      if (!encoded.ok) throw invalidKey(index, encoded.reason);
+      if (!encoded.ok) throw actionError(at(index), encoded.reason, 'INVALID_KEY');
     } else if (action.type === 'mouse') {
       if (action.row > session.rows || action.column > session.cols) {
-        throw new TerminalError(
+        throw actionError(
+          at(index),
+          `cell (row ${action.row}, column ${action.column}) is outside the ${session.cols}x${session.rows} screen`,
           'OUT_OF_BOUNDS',
-          `actions[${index}]: cell (row ${action.row}, column ${action.column}) is outside the ${session.cols}x${session.rows} screen`,
-          { actionIndex: index, cols: session.cols, rows: session.rows },
+          { cols: session.cols, rows: session.rows },
         );
       }
       for (const report of mouseReports(action, modes.mouseTracking)) {
         const encoded = encodeMouse(report, modes);
-        if (!encoded.ok) throw mouseError(index, encoded.code, encoded.reason);
+        if (!encoded.ok) throw mouseError(at(index), encoded.code, encoded.reason);
       }
     }
   });
@@ -88,11 +97,10 @@ export async function runBatch(
       await runAction(session, actions[i] as Action, i, progress, options);
       progress.actionsCompleted++;
     } catch (err) {
-      const error =
-        err instanceof TerminalError
-          ? err
-          : new TerminalError('INTERNAL', `action ${i} failed: ${(err as Error).message}`);
-      throw new BatchError(error, { ...progress, waits: [...progress.waits] }, i);
+      throw toTerminalError(err, `action ${i}`).withPartial({
+        ...progressFields(progress),
+        failedActionIndex: i,
+      });
     }
   }
   return progress;
@@ -105,6 +113,7 @@ async function runAction(
   progress: BatchProgress,
   options: BatchOptions,
 ): Promise<void> {
+  const at = options.at ?? actionAt;
   const send = (bytes: Uint8Array) => {
     session.send(bytes);
     if (bytes.length > 0) progress.inputSent = true;
@@ -120,14 +129,14 @@ async function runAction(
       return send(encodePaste(action.text, (await currentModes(session)).bracketedPaste));
     case 'key': {
       const encoded = encodeKey(action.press, await currentModes(session));
-      if (!encoded.ok) throw invalidKey(index, encoded.reason);
+      if (!encoded.ok) throw actionError(at(index), encoded.reason, 'INVALID_KEY');
       return send(Buffer.from(encoded.bytes, 'latin1'));
     }
     case 'mouse': {
       const modes = await currentModes(session);
       for (const report of mouseReports(action, modes.mouseTracking)) {
         const encoded = encodeMouse(report, modes);
-        if (!encoded.ok) throw mouseError(index, encoded.code, encoded.reason);
+        if (!encoded.ok) throw mouseError(at(index), encoded.code, encoded.reason);
         send(encoded.bytes);
       }
       return;
@@ -140,10 +149,7 @@ async function runAction(
     case 'wait':
       return sleep(action.durationMs, options.signal);
     case 'observe': {
-      const result = await session.settle({
-        ...options.resolveObserve(action.settleMs, action.settleTimeoutMs),
-        signal: options.signal,
-      });
+      const result = await session.settle(observeOptions(options.defaults, action, options.signal));
       progress.waits.push({
         actionIndex: index,
         reason: result.reason,
@@ -159,6 +165,7 @@ async function runAction(
         onProgress:
           options.onProgress && ((e, t) => options.onProgress?.(e, t, `waiting for ${what}`)),
       });
+      if (outcome.reason === 'timeout') throw waitTimeoutError(what, action.timeoutMs);
       progress.waits.push({
         actionIndex: index,
         reason: outcome.reason,
@@ -211,12 +218,8 @@ export function mouseReports(
   }
 }
 
-export function invalidKey(index: number, reason: string): TerminalError {
-  return new TerminalError('INVALID_KEY', `actions[${index}]: ${reason}`, { actionIndex: index });
-}
-
-export function mouseError(
-  index: number,
+function mouseError(
+  at: ActionAt,
   code: 'MOUSE_NOT_ENABLED' | 'OUT_OF_BOUNDS' | 'INVALID_ARGUMENT',
   reason: string,
 ): TerminalError {
@@ -224,7 +227,7 @@ export function mouseError(
     code === 'MOUSE_NOT_ENABLED'
       ? '; the program must turn mouse reporting on (for example vim with :set mouse=a)'
       : '';
-  return new TerminalError(code, `actions[${index}]: ${reason}${hint}`, { actionIndex: index });
+  return actionError(at, `${reason}${hint}`, code);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -5,7 +5,7 @@
  * terminal's session and releases the PTY and the screen.
  */
 import { LIMITS } from '../config.js';
-import { TerminalError } from '../errors.js';
+import { sessionClosedError, TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
@@ -17,6 +17,7 @@ import type { History, HistorySlice, RowText, ScreenGrid } from '../screen/snaps
 import type { MouseEncoding, MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';
+import type { ObserveOptions } from './observation.js';
 import { Recorder } from './recorder.js';
 
 export type SessionStatus = 'running' | 'exited';
@@ -51,14 +52,6 @@ export interface SessionInfo {
   startedAt: string;
   recording?: string;
   recordingError?: string;
-}
-
-export interface ObserveOptions {
-  readonly quietMs: number;
-  readonly timeoutMs: number;
-  /** Quiet that suffices once the program waits for input; undefined: quiet interval only. */
-  readonly inputGraceMs?: number | undefined;
-  readonly signal?: AbortSignal | undefined;
 }
 
 export interface SessionDeps {
@@ -250,10 +243,9 @@ export class Session implements SettleSource {
     return this._screen.historySince(since, maxLines);
   }
 
+  /** SESSION_CLOSED for this session. */
   closedError(): TerminalError {
-    return new TerminalError('SESSION_CLOSED', `session "${this.id}" was closed`, {
-      sessionId: this.id,
-    });
+    return sessionClosedError(this.id);
   }
 
   /** Resolves once output received so far has been parsed (modes are then current). */
@@ -352,11 +344,7 @@ export class Session implements SettleSource {
   }
 
   assertOpen(): void {
-    if (this._closed) {
-      throw new TerminalError('SESSION_CLOSED', `session "${this.id}" was closed`, {
-        sessionId: this.id,
-      });
-    }
+    if (this._closed) throw this.closedError();
   }
 
   assertRunning(): void {
@@ -378,11 +366,7 @@ export class Session implements SettleSource {
 
   private async _close(): Promise<void> {
     this._closed = true;
-    this.queue.close(
-      new TerminalError('SESSION_CLOSED', `session "${this.id}" was closed`, {
-        sessionId: this.id,
-      }),
-    );
+    this.queue.close(this.closedError());
     for (const listener of this._exitListeners) listener();
     try {
       const report = await this._deps.terminate(

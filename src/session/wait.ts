@@ -1,31 +1,41 @@
 /**
- * Expect-style waits: until a pattern appears on the terminal (in the screen, or in lines that
- * scrolled into history since the wait began), until it is gone from the screen, or until the
- * program exits; with a timeout (WAIT_TIMEOUT) and optional progress reports. Cheap under a
- * firehose: the condition is checked at most every SAMPLE_MS while output streams in, and the
- * pattern runs in the match worker under its time budget (PATTERN_TIMEOUT past it).
+ * Waiting for a condition on a session: until a pattern appears on the terminal (in the screen,
+ * or in lines that scrolled into history since the wait began), until it is gone from the
+ * screen, until the program exits, or until any check a caller supplies holds. A wait resolves
+ * with its outcome, `timeout` included (as settlement does); it rejects only when the session is
+ * closed, the request is cancelled, a check fails, or the program exits first. Cheap under a
+ * firehose: the condition is checked at most every SAMPLE_MS while output streams in, one check
+ * at a time (patterns run in the match worker under its time budget).
  */
 import { cancelledError, TerminalError } from '../errors.js';
 import type { ExpectCondition } from '../input/actions.js';
 import { sharedMatchPool } from '../match/match-pool.js';
+import { type Match, placeMatches } from '../screen/find.js';
 import { SAMPLE_MS } from '../screen/settle.js';
 import type { Session } from './session.js';
 
-/** What a wait waits for (parsed from a wait action, see input/actions.ts). */
+/** What a wait action waits for (parsed from the action, see input/actions.ts). */
 export type WaitCondition = ExpectCondition;
 
 export interface WaitOutcome {
-  readonly reason: 'matched' | 'gone' | 'exited';
+  readonly reason: 'matched' | 'gone' | 'exited' | 'timeout';
   readonly elapsedMs: number;
   /** What matched; row and column (1-based cells) when it is on the screen. */
   readonly match?: { readonly text: string; readonly row?: number; readonly column?: number };
 }
+
+/** A check: the outcome once the condition holds, undefined while it does not. */
+export type WaitCheck = (
+  signal: AbortSignal,
+) => Promise<Omit<WaitOutcome, 'elapsedMs'> | undefined>;
 
 export interface WaitOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
   /** Called about once a second while waiting, with the time waited so far. */
   readonly onProgress?: ((elapsedMs: number, timeoutMs: number) => void) | undefined;
+  /** Says what is awaited, for the error when the program exits first. */
+  readonly what: string;
 }
 
 const PROGRESS_MS = 1000;
@@ -35,22 +45,48 @@ export function describeCondition(condition: WaitCondition): string {
   return `/${condition.source}/ to ${condition.gone ? 'leave the screen' : 'appear'}`;
 }
 
+/** Waits for a wait action's condition. */
 export function waitForCondition(
   session: Session,
   condition: WaitCondition,
+  options: Omit<WaitOptions, 'what'>,
+): Promise<WaitOutcome> {
+  const since = session.historyTotal;
+  return waitUntil(session, (signal) => evaluate(session, condition, since, signal), {
+    ...options,
+    what: describeCondition(condition),
+  });
+}
+
+/** WAIT_TIMEOUT, built only here: a wait action whose condition did not come in time. */
+export function waitTimeoutError(what: string, timeoutMs: number): TerminalError {
+  return new TerminalError(
+    'WAIT_TIMEOUT',
+    `waited ${timeoutMs} ms for ${what}; the latest screen is attached`,
+    { timeoutMs },
+  );
+}
+
+/**
+ * The sampling loop of every wait: runs `check` now, then after output, resize or exit (at most
+ * every SAMPLE_MS), and once more at the deadline, so the final screen is always looked at.
+ */
+export function waitUntil(
+  session: Session,
+  check: WaitCheck,
   options: WaitOptions,
 ): Promise<WaitOutcome> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const since = session.historyTotal;
-    // Stops a search still running in the match worker once the wait is over.
-    const searches = new AbortController();
+    // Stops a check still running in the match worker once the wait is over.
+    const checks = new AbortController();
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     let lastCheck = 0;
     let isChecking = false;
     let isStale = false;
     let isExpired = false;
+    const elapsed = () => performance.now() - started;
     const finish = (outcome: WaitOutcome | Error) => {
       if (done) return;
       done = true;
@@ -59,21 +95,12 @@ export function waitForCondition(
       clearInterval(progress);
       unsubscribe();
       options.signal?.removeEventListener('abort', onAbort);
-      searches.abort();
+      checks.abort();
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
-    const elapsed = () => performance.now() - started;
-    const timedOut = () =>
-      new TerminalError(
-        'WAIT_TIMEOUT',
-        `waited ${options.timeoutMs} ms for ${describeCondition(condition)}; the latest screen is attached`,
-        { timeoutMs: options.timeoutMs },
-      );
-    // One evaluation at a time (the pattern runs in a worker); output that arrives meanwhile
-    // marks the result stale and is checked next. The deadline is decided by a check that
-    // started after it, so the final screen is always looked at.
-    const check = () => {
+    // Output that arrives during a check marks its result stale; it is checked next.
+    const run = () => {
       timer = undefined;
       if (done) return;
       if (isChecking) {
@@ -86,22 +113,20 @@ export function waitForCondition(
       const isFinal = isExpired;
       isChecking = true;
       isStale = false;
-      evaluate(session, condition, since, searches.signal).then(
+      check(checks.signal).then(
         (outcome) => {
           isChecking = false;
           if (done) return;
           if (outcome) return finish({ ...outcome, elapsedMs: elapsed() });
           if (hadExited) {
             return finish(
-              new TerminalError(
-                'SESSION_EXITED',
-                `the program exited before ${describeCondition(condition)}`,
-                { ...session.info() },
-              ),
+              new TerminalError('SESSION_EXITED', `the program exited before ${options.what}`, {
+                ...session.info(),
+              }),
             );
           }
-          if (isFinal) return finish(timedOut());
-          if (isExpired) return check();
+          if (isFinal) return finish({ reason: 'timeout', elapsedMs: elapsed() });
+          if (isExpired) return run();
           if (isStale) onEvent();
         },
         (err: Error) => {
@@ -113,12 +138,12 @@ export function waitForCondition(
     const onEvent = () => {
       if (done || timer) return;
       const wait = Math.max(0, lastCheck + SAMPLE_MS - performance.now());
-      timer = setTimeout(check, session.isFinal() ? 0 : wait);
+      timer = setTimeout(run, session.isFinal() ? 0 : wait);
     };
     const onAbort = () => finish(cancelledError(options.signal as AbortSignal));
     const deadline = setTimeout(() => {
       isExpired = true;
-      if (!isChecking) check();
+      if (!isChecking) run();
     }, options.timeoutMs);
     const progress = setInterval(
       () => options.onProgress?.(elapsed(), options.timeoutMs),
@@ -127,7 +152,7 @@ export function waitForCondition(
     const unsubscribe = session.subscribe(onEvent);
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    check();
+    run();
   });
 }
 
@@ -152,15 +177,9 @@ async function evaluate(
   const history = session.historySince(since, 2000).lines;
   const [hit] = await search([...history, ...screen, joined]);
   if (!hit) return undefined;
-  const row = rows[hit.textIndex - history.length];
-  if (hit.textIndex < history.length || !row)
+  const onScreen = hit.textIndex - history.length;
+  if (onScreen < 0 || onScreen >= rows.length)
     return { reason: 'matched', match: { text: hit.text } };
-  return {
-    reason: 'matched',
-    match: {
-      text: hit.text,
-      row: hit.textIndex - history.length + 1,
-      column: row.columns[hit.index] ?? 1,
-    },
-  };
+  const placed = placeMatches(rows, [{ ...hit, textIndex: onScreen }])[0] as Match;
+  return { reason: 'matched', match: { text: hit.text, row: placed.row, column: placed.column } };
 }

@@ -5,9 +5,9 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { TerminalError } from '../errors.js';
+import { TerminalError, toTerminalError } from '../errors.js';
 import { toJsonSchema } from './json-schema.js';
-import { errorResult, guardResultSize, successResult, ToolFailure } from './result.js';
+import { errorResult, guardResultSize, successResult } from './result.js';
 import { terminalClose } from './terminal-close.js';
 import { terminalInput } from './terminal-input.js';
 import { terminalList } from './terminal-list.js';
@@ -48,42 +48,35 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const parsed = tool.inputSchema().safeParse(args ?? {});
   let result: CallToolResult;
-  if (!parsed.success) {
-    result = errorResult(
-      new ToolFailure(invalidArguments(tool.name, parsed.error), partialFor(tool, args)),
-    );
-  } else {
-    try {
-      result = successResult(await tool.handler(parsed.data, ctx));
-    } catch (err) {
-      result = errorResult(toFailure(err, ctx, tool));
-    }
+  try {
+    if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+    result = successResult(await tool.handler(parsed.data, ctx));
+  } catch (err) {
+    result = errorResult(toToolError(err, tool, args, ctx));
   }
   return guardResultSize(result, ctx.config.maxResultBytes);
 }
 
-/** Identity and zero progress, so a rejected input call still says nothing was sent. */
-function partialFor(tool: ToolDefinition, args: unknown): Record<string, unknown> {
-  const partial: Record<string, unknown> = {};
-  const sessionId = (args as { sessionId?: unknown } | null)?.sessionId;
-  if (typeof sessionId === 'string' && sessionId.length <= 64) partial.sessionId = sessionId;
-  if (tool.name === 'terminal_input') {
-    partial.actionsCompleted = 0;
-    partial.inputSent = false;
+/**
+ * Any failure as a TerminalError that still says what it can: the sessionId the call named and
+ * the tool's failure fields, beneath what the error itself carries. What is not a TerminalError
+ * is a bug: INTERNAL, its stack to the log.
+ */
+function toToolError(
+  err: unknown,
+  tool: ToolDefinition,
+  args: unknown,
+  ctx: ToolContext,
+): TerminalError {
+  if (!(err instanceof TerminalError)) {
+    ctx.logger.error(`${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
   }
-  return partial;
-}
-
-function toFailure(err: unknown, ctx: ToolContext, tool: ToolDefinition): ToolFailure {
-  if (err instanceof ToolFailure) return err;
-  if (err instanceof TerminalError) return new ToolFailure(err);
-  ctx.logger.error(`${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
-  return new ToolFailure(
-    new TerminalError(
-      'INTERNAL',
-      `internal error in ${tool.name}: ${(err as Error)?.message ?? err}`,
-    ),
-  );
+  const error = toTerminalError(err, tool.name);
+  const sessionId = (args as { sessionId?: unknown } | null)?.sessionId;
+  return error.withPartial({
+    ...(typeof sessionId === 'string' && sessionId.length <= 64 ? { sessionId } : {}),
+    ...tool.failureFields,
+  });
 }
 
 export function invalidArguments(toolName: string, error: z.ZodError): TerminalError {

@@ -1,27 +1,19 @@
 /**
  * Shapes tool results: success as structured content plus readable text; failure as an isError
- * result whose structured content still matches the tool's output schema (`error` plus whatever
- * partial progress applies), so SDK clients read the code without the call throwing. Guards the
- * serialized size: a result over the limit becomes RESULT_TOO_LARGE, never a dropped connection.
+ * result whose structured content still matches the tool's output schema (`error` plus the
+ * error's partial fields: sessionId, progress, latest snapshot), so SDK clients read the code
+ * without the call throwing. Guards the serialized size: a result over the limit becomes
+ * RESULT_TOO_LARGE, never a dropped connection.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TerminalError } from '../errors.js';
+import { formatSnapshot } from '../render/format.js';
 import { makeTextSafe } from '../screen/text-safety.js';
+import type { Snapshot } from '../session/session.js';
 
 export interface ToolOutcome {
   readonly structured: Record<string, unknown>;
   readonly text: string;
-}
-
-/** A failed call, with the fields that still describe what happened (sessionId, progress, snapshot). */
-export class ToolFailure extends Error {
-  constructor(
-    readonly error: TerminalError,
-    readonly partial: Record<string, unknown> = {},
-    readonly partialText = '',
-  ) {
-    super(error.message);
-  }
 }
 
 export function successResult(outcome: ToolOutcome): CallToolResult {
@@ -31,15 +23,17 @@ export function successResult(outcome: ToolOutcome): CallToolResult {
   };
 }
 
-export function errorResult(failure: ToolFailure): CallToolResult {
-  const { error } = failure;
+export function errorResult(error: TerminalError): CallToolResult {
   // Messages, details and a rejected sessionId may quote what the client sent: shown safely.
   const message = makeTextSafe(error.message);
-  const partial = safeStrings(failure.partial);
+  const partial = safeStrings(error.partial);
   const lines = [`${error.code}: ${message}`];
   const progress = describeProgress(partial);
   if (progress) lines.push(progress);
-  if (failure.partialText) lines.push(failure.partialText);
+  if (partial.snapshot !== undefined) {
+    const id = typeof partial.sessionId === 'string' ? partial.sessionId : '?';
+    lines.push(`latest screen:\n${formatSnapshot(id, partial.snapshot as Snapshot)}`);
+  }
   return {
     isError: true,
     content: [{ type: 'text', text: lines.join('\n') }],
@@ -95,13 +89,11 @@ export function guardResultSize(result: CallToolResult, limitBytes: number): Cal
     };
   }
   return errorResult(
-    new ToolFailure(
-      new TerminalError(
-        'RESULT_TOO_LARGE',
-        `the result would be ${resultBytes} bytes, over the ${limitBytes}-byte limit; request fewer scrollbackLines or resize the terminal smaller, then call terminal_snapshot`,
-        details,
-      ),
-      partial,
+    new TerminalError(
+      'RESULT_TOO_LARGE',
+      `the result would be ${resultBytes} bytes, over the ${limitBytes}-byte limit; request fewer scrollbackLines or resize the terminal smaller, then call terminal_snapshot`,
+      details,
+      { partial },
     ),
   );
 }

@@ -1,5 +1,5 @@
 /** terminal_list: every retained session, running or exited. */
-import { formatSessionList } from './format.js';
+import { formatSessionList } from '../render/format.js';
 import { schemas } from './schemas.js';
 import { defineTool } from './tool.js';
 

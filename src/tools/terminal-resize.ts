@@ -1,10 +1,8 @@
 /** terminal_resize: change the PTY and the screen size together; the program gets SIGWINCH. */
-import { TerminalError } from '../errors.js';
-import { checkSettleTiming } from '../input/actions.js';
-import { failureWithSnapshot } from './failure.js';
-import { formatSnapshot } from './format.js';
+import { formatSnapshot } from '../render/format.js';
+import { resizeSession } from '../session/observe-session.js';
 import { schemas } from './schemas.js';
-import { defineTool, observeOptions } from './tool.js';
+import { defineTool } from './tool.js';
 
 export const terminalResize = defineTool({
   name: 'terminal_resize',
@@ -23,21 +21,14 @@ export const terminalResize = defineTool({
   inputSchema: () => schemas().ResizeInputSchema,
   outputSchema: () => schemas().ObservationOutputSchema,
   async handler(args, ctx) {
-    checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     const session = ctx.registry.get(args.sessionId);
-    try {
-      session.assertRunning();
-      await session.queue.run(() => session.resize(args.cols, args.rows), ctx.signal);
-      const snapshot = await session.observe(
-        observeOptions(ctx.config, args.settleMs, args.settleTimeoutMs, ctx.signal),
-      );
-      return {
-        structured: { sessionId: session.id, snapshot },
-        text: formatSnapshot(session.id, snapshot),
-      };
-    } catch (err) {
-      if (err instanceof TerminalError) throw failureWithSnapshot(err, session);
-      throw err;
-    }
+    const snapshot = await resizeSession(session, args, {
+      defaults: ctx.config,
+      signal: ctx.signal,
+    });
+    return {
+      structured: { sessionId: session.id, snapshot },
+      text: formatSnapshot(session.id, snapshot),
+    };
   },
 });

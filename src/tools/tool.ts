@@ -1,7 +1,7 @@
 /**
  * What a tool is: name, title, description for the agent, annotations, strict input and output
- * schemas, and a handler that validates, works through the session, and returns an outcome or
- * throws (TerminalError, or ToolFailure with partial fields).
+ * schemas, and a handler: an adapter from validated arguments to the session layer and back to a
+ * result. Handlers throw TerminalError; index.ts shapes every result.
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
@@ -9,7 +9,6 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { LaunchDefaults } from '../session/launch.js';
 import type { SessionRegistry } from '../session/registry.js';
-import type { ObserveOptions } from '../session/session.js';
 import type { ToolOutcome } from './result.js';
 
 export interface ToolContext {
@@ -33,26 +32,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
   /** Getters, so that schemas are built on first use rather than at start-up. */
   readonly inputSchema: () => I;
   readonly outputSchema: () => z.ZodType;
+  /** Result fields every failure carries unless the error says more (terminal_input: nothing sent). */
+  readonly failureFields?: Readonly<Record<string, unknown>>;
   handler(args: z.output<I>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
 export function defineTool<I extends z.ZodType>(tool: ToolDefinition<I>): ToolDefinition<I> {
   return tool;
-}
-
-/** Observation timing from a call's settleMs/settleTimeoutMs and the configured defaults. */
-export function observeOptions(
-  config: Config,
-  settleMs: number | undefined,
-  settleTimeoutMs: number | undefined,
-  signal?: AbortSignal,
-): ObserveOptions {
-  const quietMs = settleMs ?? config.quietMs;
-  return {
-    quietMs,
-    timeoutMs: settleTimeoutMs ?? Math.max(config.settleTimeoutMs, 2 * quietMs),
-    // An explicit quiet interval is honoured in full; by default an input wait ends it early.
-    inputGraceMs: settleMs === undefined ? config.inputGraceMs : undefined,
-    signal,
-  };
 }

@@ -74,6 +74,50 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     assert.match(result.stdout, /unknown key "Enterr"/);
   });
 
+  it("validates a whole batch against the program's modes before sending any of it (#11)", () => {
+    const script = join(dir, 'mouse-off.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        name: 'mouse while reporting is off',
+        command: 'cat',
+        login: false,
+        steps: [
+          { type: 'expect', pattern: '^$', row: 1 },
+          { type: 'text', text: 'typed-first' },
+          { type: 'key', key: 'Enter' },
+          { type: 'mouse', event: 'click', row: 1, column: 1 },
+        ],
+      }),
+    );
+    const result = run(script);
+    assert.equal(result.status, 1, result.stdout);
+    assert.match(result.stdout, /steps\[3\]: .*mouse/i);
+    assert.doesNotMatch(result.stdout, /typed-first/, 'nothing of the failing batch was sent');
+  });
+
+  it('fails an expect at once when the program has exited with the screen not right (#11)', () => {
+    const script = join(dir, 'exited.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        name: 'exited early',
+        command: 'echo done',
+        login: false,
+        steps: [{ type: 'expect', text: 'never printed', timeoutMs: 20_000 }],
+      }),
+    );
+    const started = performance.now();
+    const result = run(script);
+    const ms = performance.now() - started;
+    assert.equal(result.status, 1, result.stdout);
+    assert.match(
+      result.stdout,
+      /step 0 expect "never printed": not on the screen; the program has exited/,
+    );
+    assert.ok(ms < 10_000, `failed after ${Math.round(ms)} ms, not at the 20 s timeout`);
+  });
+
   it('turns a recording into a script that replays', async () => {
     const records = join(dir, 'records');
     const h = await startServer({ args: ['--record-dir', records] });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { type Config, ConfigError, DEFAULT_CONFIG, loadConfig, OPTIONS } from '../../src/config.js';
+import { type Config, DEFAULT_CONFIG, loadConfig, OPTIONS } from '../../src/config.js';
+import { TerminalError } from '../../src/errors.js';
 
 describe('loadConfig', () => {
   it('returns the defaults, frozen, when nothing is given', () => {
@@ -95,7 +96,9 @@ describe('loadConfig', () => {
       assert.throws(
         () => loadConfig(argv, env),
         (err) =>
-          err instanceof ConfigError && err.name === 'ConfigError' && message.test(err.message),
+          err instanceof TerminalError &&
+          err.code === 'INVALID_ARGUMENT' &&
+          message.test(err.message),
       );
     });
   }

@@ -1,11 +1,11 @@
 // parseAction: each type takes exactly its own fields; keys and modifiers are checked with
-// suggestions; waits are either a pause or an observation. Plus checkSettleTiming and payloadBytes.
+// suggestions; waits are either a pause or an observation. Plus payloadBytes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TerminalError } from '../../../src/errors.js';
 import {
   type Action,
-  checkSettleTiming,
+  actionAt,
   parseAction,
   parseModifiers,
   payloadBytes,
@@ -13,8 +13,7 @@ import {
 } from '../../../src/input/actions.js';
 import type { Modifier } from '../../../src/input/keys.js';
 
-const QUIET_MS = 100;
-const parse = (wire: WireAction, index = 0) => parseAction(wire, index, QUIET_MS);
+const parse = (wire: WireAction, index = 0) => parseAction(wire, actionAt(index));
 const NO_MODS = { ctrl: false, alt: false, shift: false };
 
 /** Asserts parse(wire) throws a TerminalError: this code, the message, details.actionIndex. */
@@ -182,7 +181,11 @@ describe('parseAction: keys and modifiers', () => {
       /listed twice/,
     ));
   it('parseModifiers maps the list to flags', () =>
-    assert.deepEqual(parseModifiers(['Shift', 'Alt'], 0), { ctrl: false, alt: true, shift: true }));
+    assert.deepEqual(parseModifiers(['Shift', 'Alt'], actionAt(0)), {
+      ctrl: false,
+      alt: true,
+      shift: true,
+    }));
 });
 
 describe('parseAction: text, mouse and wait checks', () => {
@@ -224,52 +227,9 @@ describe('parseAction: text, mouse and wait checks', () => {
       { type: 'wait', pattern: '(' },
       /not a valid regular expression/,
     ],
-    [
-      'settleTimeoutMs under the default quiet',
-      { type: 'wait', settleTimeoutMs: 50 },
-      /^actions\[0\]: .*\(100 ms\)/,
-    ],
-    [
-      'settleTimeoutMs under settleMs',
-      { type: 'wait', settleMs: 300, settleTimeoutMs: 200 },
-      /at least settleMs/,
-    ],
   ];
   for (const [name, wire, message] of rows)
     it(name, () => rejects(wire, 'INVALID_ARGUMENT', message));
-  it('a wait timing error carries its action index (for failedActionIndex)', () =>
-    rejects(
-      { type: 'wait', settleMs: 300, settleTimeoutMs: 200 },
-      'INVALID_ARGUMENT',
-      /^actions\[2\]: /,
-      2,
-    ));
-});
-
-describe('checkSettleTiming', () => {
-  const ok: readonly (readonly [number | undefined, number | undefined])[] = [
-    [undefined, undefined],
-    [50, undefined],
-    [undefined, 100],
-    [200, 200],
-    [10, 50],
-  ];
-  for (const [settleMs, timeoutMs] of ok) {
-    it(`settleMs ${settleMs}, settleTimeoutMs ${timeoutMs} → accepted`, () =>
-      assert.doesNotThrow(() => checkSettleTiming(settleMs, timeoutMs, QUIET_MS)));
-  }
-  it('a timeout shorter than settleMs → INVALID_ARGUMENT with both values', () =>
-    assert.throws(() => checkSettleTiming(300, 200, QUIET_MS), {
-      code: 'INVALID_ARGUMENT',
-      message: /settleTimeoutMs \(200\) must be at least settleMs \(300\)/,
-      details: { settleMs: 300, settleTimeoutMs: 200 },
-    }));
-  it('a timeout shorter than the default quiet interval suggests a smaller settleMs', () =>
-    assert.throws(() => checkSettleTiming(undefined, 99, QUIET_MS, 'x: '), {
-      code: 'INVALID_ARGUMENT',
-      message:
-        /^x: settleTimeoutMs \(99\) is shorter than the default quiet interval \(100 ms\); pass a smaller settleMs/,
-    }));
 });
 
 describe('payloadBytes', () => {

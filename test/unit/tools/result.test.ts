@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TerminalError } from '../../../src/errors.js';
-import { errorResult, guardResultSize, ToolFailure } from '../../../src/tools/result.js';
+import type { Snapshot } from '../../../src/session/session.js';
+import { errorResult, guardResultSize } from '../../../src/tools/result.js';
 
 const bytesOf = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result), 'utf8');
 
@@ -16,6 +17,23 @@ function snapshotResult(screenText: string, extra: Record<string, unknown> = {})
       snapshot: { screen: [screenText], cursor: { row: 1, column: 1, visible: true } },
       ...extra,
     },
+  };
+}
+
+/** A whole snapshot with these screen rows, as a session reports it. */
+function snapshotOf(screen: string[]): Snapshot {
+  return {
+    status: 'running',
+    cols: 80,
+    rows: screen.length,
+    buffer: 'normal',
+    screen,
+    cursor: { row: 1, column: 1, visible: true },
+    styles: [],
+    spans: [],
+    mouse: { tracking: 'none', encoding: 'default' },
+    settled: true,
+    historyTotal: 0,
   };
 }
 
@@ -89,9 +107,11 @@ describe('guardResultSize', () => {
     ];
     for (const [name, expected] of cases) {
       const message = name === 'long message' ? 'm'.repeat(5000) : 'the program exited';
-      const failure = new ToolFailure(
-        new TerminalError(expected.code as 'INTERNAL', message, { big: 'b'.repeat(3000) }),
-        { sessionId: 't3', snapshot: { screen: ['s'.repeat(3000)] } },
+      const failure = new TerminalError(
+        expected.code as 'INTERNAL',
+        message,
+        { big: 'b'.repeat(3000) },
+        { partial: { sessionId: 't3', snapshot: snapshotOf(['s'.repeat(3000)]) } },
       );
       const guarded = guardResultSize(errorResult(failure), 2000);
       const error = errorOf(guarded);
@@ -103,13 +123,66 @@ describe('guardResultSize', () => {
   });
 
   it('keeps a message of exactly 1024 characters without the truncation flag', () => {
-    const failure = new ToolFailure(new TerminalError('INTERNAL', 'n'.repeat(1024)), {
-      snapshot: 'x'.repeat(5000),
-    });
+    const failure = new TerminalError(
+      'INTERNAL',
+      'n'.repeat(1024),
+      {},
+      {
+        partial: { snapshot: snapshotOf(['x'.repeat(5000)]) },
+      },
+    );
     const guarded = guardResultSize(errorResult(failure), 3000);
     assert.deepEqual(errorOf(guarded).details.originalError, {
       code: 'INTERNAL',
       message: 'n'.repeat(1024),
     });
+  });
+});
+
+describe('errorResult', () => {
+  it('shows the code, the progress and the latest screen a failure carries', () => {
+    const error = new TerminalError(
+      'WAIT_TIMEOUT',
+      'waited 100 ms for /x/ to appear',
+      {},
+      {
+        partial: {
+          sessionId: 't4',
+          actionsCompleted: 1,
+          inputSent: true,
+          failedActionIndex: 1,
+          snapshot: snapshotOf(['$ echo hi', 'hi']),
+        },
+      },
+    );
+    const result = errorResult(error);
+    assert.equal(result.isError, true);
+    const text = (result.content[0] as { text: string }).text;
+    assert.match(text, /^WAIT_TIMEOUT: waited 100 ms/);
+    assert.match(text, /\nactionsCompleted: 1, inputSent: true, failedActionIndex: 1\n/);
+    assert.match(text, /\nlatest screen:\nsession t4 · running/);
+    assert.match(text, /2│hi/);
+    const structured = result.structuredContent as Record<string, unknown>;
+    assert.equal(structured.sessionId, 't4');
+    assert.deepEqual(errorOf(result), {
+      code: 'WAIT_TIMEOUT',
+      message: error.message,
+      details: {},
+    });
+  });
+
+  it('a failure without a snapshot has no screen text', () => {
+    const result = errorResult(
+      new TerminalError(
+        'SESSION_NOT_FOUND',
+        'session "t9" not found',
+        { sessionId: 't9' },
+        {
+          partial: { sessionId: 't9' },
+        },
+      ),
+    );
+    const text = (result.content[0] as { text: string }).text;
+    assert.equal(text, 'SESSION_NOT_FOUND: session "t9" not found');
   });
 });

@@ -1,0 +1,67 @@
+/**
+ * Observation timing: how long a call waits for the screen to settle. A call's settleMs and
+ * settleTimeoutMs, else the configured defaults; a deadline shorter than the quiet interval it
+ * must contain is refused before anything is sent. Settlement itself is screen/settle.ts.
+ * @see spec/tools.md (Settlement)
+ */
+import { TerminalError } from '../errors.js';
+import type { ActionAt } from '../input/actions.js';
+
+/** The configured defaults (a Config satisfies this). */
+export interface ObserveDefaults {
+  readonly quietMs: number;
+  readonly settleTimeoutMs: number;
+  readonly inputGraceMs: number;
+}
+
+/** What a call or a wait action may say about settling. */
+export interface SettleRequest {
+  readonly settleMs?: number | undefined;
+  readonly settleTimeoutMs?: number | undefined;
+}
+
+export interface ObserveOptions {
+  readonly quietMs: number;
+  readonly timeoutMs: number;
+  /** Quiet that suffices once the program waits for input; undefined: quiet interval only. */
+  readonly inputGraceMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** The timing of one observation; the deadline is at least twice the quiet interval by default. */
+export function observeOptions(
+  defaults: ObserveDefaults,
+  request: SettleRequest,
+  signal?: AbortSignal,
+): ObserveOptions {
+  const quietMs = request.settleMs ?? defaults.quietMs;
+  return {
+    quietMs,
+    timeoutMs: request.settleTimeoutMs ?? Math.max(defaults.settleTimeoutMs, 2 * quietMs),
+    // An explicit quiet interval is honoured in full; by default an input wait ends it early.
+    inputGraceMs: request.settleMs === undefined ? defaults.inputGraceMs : undefined,
+    signal,
+  };
+}
+
+/**
+ * Refuses (INVALID_ARGUMENT) a strict deadline shorter than the quiet interval it must contain:
+ * it could never be met. `at` names the wait action that asked for it.
+ */
+export function checkSettleTiming(
+  request: SettleRequest,
+  defaults: Pick<ObserveDefaults, 'quietMs'>,
+  at?: ActionAt,
+): void {
+  const { settleMs, settleTimeoutMs } = request;
+  const quietMs = settleMs ?? defaults.quietMs;
+  if (settleTimeoutMs === undefined || settleTimeoutMs >= quietMs) return;
+  const prefix = at === undefined ? '' : `${at.label}: `;
+  throw new TerminalError(
+    'INVALID_ARGUMENT',
+    settleMs === undefined
+      ? `${prefix}settleTimeoutMs (${settleTimeoutMs}) is shorter than the default quiet interval (${quietMs} ms); pass a smaller settleMs too`
+      : `${prefix}settleTimeoutMs (${settleTimeoutMs}) must be at least settleMs (${settleMs})`,
+    { ...(at === undefined ? {} : { actionIndex: at.index }), settleMs, settleTimeoutMs },
+  );
+}

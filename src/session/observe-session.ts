@@ -1,0 +1,123 @@
+/**
+ * Reading and resizing a session, for terminal_snapshot and terminal_resize: observe the settled
+ * screen, then add what the call asked for (history since a count, a region, search matches);
+ * or resize PTY and screen together behind the session's queued input, then observe. A failure
+ * carries the latest screen.
+ * @see spec/tools.md (terminal_snapshot, terminal_resize)
+ */
+import { LIMITS } from '../config.js';
+import { TerminalError } from '../errors.js';
+import { compileQuery } from '../text-query.js';
+import { findInRows } from './find.js';
+import { withLatestScreen } from './latest-screen.js';
+import {
+  checkSettleTiming,
+  type ObserveDefaults,
+  observeOptions,
+  type SettleRequest,
+} from './observation.js';
+import type { Session, Snapshot } from './session.js';
+
+/** The most matches a find returns. */
+export const MAX_MATCHES = 200;
+
+export interface ReadRequest extends SettleRequest {
+  readonly scrollbackLines?: number | undefined;
+  readonly historySince?: number | undefined;
+  readonly region?: Region | undefined;
+  readonly find?:
+    | {
+        readonly text?: string | undefined;
+        readonly pattern?: string | undefined;
+        readonly ignoreCase?: boolean | undefined;
+      }
+    | undefined;
+}
+
+export interface Region {
+  readonly row: number;
+  readonly column: number;
+  readonly rows: number;
+  readonly cols: number;
+}
+
+export interface ObserveCallOptions {
+  readonly defaults: ObserveDefaults;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** The settled screen with the extras the call asked for. */
+export async function readSession(
+  session: Session,
+  request: ReadRequest,
+  options: ObserveCallOptions,
+): Promise<Snapshot> {
+  checkSettleTiming(request, options.defaults);
+  const { find } = request;
+  if (find && (find.text === undefined) === (find.pattern === undefined)) {
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      'find takes exactly one of text (literal) or pattern (a regular expression)',
+      { find },
+    );
+  }
+  const query = find ? compileQuery(find, 'find.pattern') : undefined;
+  try {
+    const snapshot = await session.observe(
+      observeOptions(options.defaults, request, options.signal),
+      request.scrollbackLines ?? 0,
+    );
+    if (request.historySince !== undefined) addHistory(snapshot, session, request.historySince);
+    if (request.region) addRegion(snapshot, session, request.region);
+    if (query) {
+      snapshot.matches = await findInRows(session.rowTexts(), query, {
+        limit: MAX_MATCHES,
+        signal: options.signal,
+      });
+    }
+    return snapshot;
+  } catch (err) {
+    throw withLatestScreen(err, session, 'terminal_snapshot');
+  }
+}
+
+/** Resizes the running session after its queued input, then returns the settled screen. */
+export async function resizeSession(
+  session: Session,
+  request: SettleRequest & { readonly cols: number; readonly rows: number },
+  options: ObserveCallOptions,
+): Promise<Snapshot> {
+  checkSettleTiming(request, options.defaults);
+  try {
+    session.assertRunning();
+    await session.queue.run(() => session.resize(request.cols, request.rows), options.signal);
+    return await session.observe(observeOptions(options.defaults, request, options.signal));
+  } catch (err) {
+    throw withLatestScreen(err, session, 'terminal_resize');
+  }
+}
+
+function addHistory(snapshot: Snapshot, session: Session, since: number): void {
+  const slice = session.historySince(since, LIMITS.maxScrollbackRequest);
+  const end = slice.since + slice.lines.length;
+  snapshot.history = end < slice.total ? { ...slice, nextSince: end } : slice;
+}
+
+function addRegion(snapshot: Snapshot, session: Session, region: Region): void {
+  if (region.row > snapshot.rows || region.column > snapshot.cols) {
+    throw new TerminalError(
+      'OUT_OF_BOUNDS',
+      `region starts at row ${region.row}, column ${region.column}, outside the ${snapshot.cols}x${snapshot.rows} screen`,
+      { cols: snapshot.cols, rows: snapshot.rows },
+    );
+  }
+  const rows = Math.min(region.rows, snapshot.rows - region.row + 1);
+  const cols = Math.min(region.cols, snapshot.cols - region.column + 1);
+  snapshot.region = {
+    row: region.row,
+    column: region.column,
+    rows,
+    cols,
+    lines: session.region(region.row, region.column, rows, cols),
+  };
+}

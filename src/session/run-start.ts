@@ -1,0 +1,123 @@
+/**
+ * Starting a terminal end to end, for terminal_start: check the timing arguments, spawn through
+ * the registry, then either observe the first settled screen or, with waitForExit, run the
+ * program to completion (a one-shot run) and optionally close the session. A failure after the
+ * spawn carries the sessionId, the recording fields and the latest screen.
+ * @see spec/tools.md (terminal_start)
+ */
+import { TerminalError } from '../errors.js';
+import { withLatestScreen } from './latest-screen.js';
+import { type LaunchDefaults, type LaunchRequest, planLaunch } from './launch.js';
+import {
+  checkSettleTiming,
+  type ObserveDefaults,
+  observeOptions,
+  type SettleRequest,
+} from './observation.js';
+import type { SessionRegistry } from './registry.js';
+import type { Session, Snapshot } from './session.js';
+import { waitForCondition } from './wait.js';
+
+/** How long a one-shot run may take when the call gives no timeoutMs. */
+export const DEFAULT_EXIT_TIMEOUT_MS = 60_000;
+
+export interface StartRequest extends LaunchRequest, SettleRequest {
+  readonly cols?: number | undefined;
+  readonly rows?: number | undefined;
+  readonly record?: boolean | undefined;
+  readonly waitForExit?: boolean | undefined;
+  readonly timeoutMs?: number | undefined;
+  readonly autoClose?: boolean | undefined;
+  readonly scrollbackLines?: number | undefined;
+}
+
+export interface StartDefaults extends ObserveDefaults {
+  readonly defaultCols: number;
+  readonly defaultRows: number;
+}
+
+export interface StartOptions {
+  readonly defaults: StartDefaults;
+  readonly launch: LaunchDefaults;
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((elapsedMs: number, timeoutMs: number, what: string) => void) | undefined;
+}
+
+export interface StartOutcome {
+  readonly session: Session;
+  readonly snapshot: Snapshot;
+  /** waitForExit: the program was still running at the timeout. */
+  readonly timedOut: boolean;
+  /** autoClose: the session was closed after the run. */
+  readonly closed?: boolean;
+}
+
+/** Starts a session and returns its first settled screen, or its screen after a one-shot run. */
+export async function runStart(
+  registry: SessionRegistry,
+  request: StartRequest,
+  options: StartOptions,
+): Promise<StartOutcome> {
+  checkSettleTiming(request, options.defaults);
+  if (request.timeoutMs !== undefined && !request.waitForExit) {
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      'timeoutMs applies only with waitForExit:true; add it, or bound the first observation with settleTimeoutMs',
+      { timeoutMs: request.timeoutMs },
+    );
+  }
+  const session = await registry.start({
+    plan: planLaunch(request, options.launch),
+    cols: request.cols ?? options.defaults.defaultCols,
+    rows: request.rows ?? options.defaults.defaultRows,
+    record: request.record,
+  });
+  const scrollbackLines = request.scrollbackLines ?? 0;
+  let snapshot: Snapshot;
+  let timedOut = false;
+  try {
+    if (request.waitForExit) {
+      timedOut = await runToExit(session, request.timeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS, options);
+      await session.whenParsed();
+      snapshot = session.snapshot(!timedOut, scrollbackLines);
+    } else {
+      snapshot = await session.observe(
+        observeOptions(options.defaults, request, options.signal),
+        scrollbackLines,
+      );
+    }
+  } catch (err) {
+    throw withLatestScreen(err, session, 'terminal_start').withPartial(recordingFields(session));
+  }
+  if (!request.autoClose) return { session, snapshot, timedOut };
+  return { session, snapshot, timedOut, closed: await registry.close(session.id) };
+}
+
+/** The recording path, or why the session is not recorded although that was asked. */
+export function recordingFields(session: Session): Record<string, unknown> {
+  return {
+    ...(session.recording ? { recording: session.recording } : {}),
+    ...(session.recordingError !== undefined ? { recordingError: session.recordingError } : {}),
+  };
+}
+
+/** Waits for the program to exit; true when it was still running at the timeout. */
+async function runToExit(
+  session: Session,
+  timeoutMs: number,
+  options: StartOptions,
+): Promise<boolean> {
+  const outcome = await waitForCondition(
+    session,
+    { kind: 'exit' },
+    {
+      timeoutMs,
+      signal: options.signal,
+      onProgress:
+        options.onProgress &&
+        ((elapsed, total) =>
+          options.onProgress?.(elapsed, total, 'waiting for the program to exit')),
+    },
+  );
+  return outcome.reason === 'timeout';
+}
