@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
-import { ACTION_TYPES, type Action, parseAction, type WireAction } from '../input/actions.js';
+import { ACTION_TYPES, actionSchemas } from '../input/action-schema.js';
+import { type Action, parseAction } from '../input/actions.js';
 import { type CompiledQuery, compileQuery } from '../text-query.js';
-import { schemas } from '../tools/schemas.js';
 
 export type Step =
   | { readonly kind: 'action'; readonly action: Action; readonly index: number }
@@ -107,7 +107,7 @@ export function parseTestScript(json: unknown, quietMs: number): TestScript {
   const steps = script.steps.map((raw, index): Step => {
     const where = `steps[${index}]`;
     if ((ACTION_TYPES as readonly string[]).includes(raw.type)) {
-      const wire = check(schemas().ActionSchema, raw, where) as WireAction;
+      const wire = check(actionSchemas().ActionSchema, raw, where);
       try {
         return { kind: 'action', action: parseAction(wire, index, quietMs), index };
       } catch (err) {

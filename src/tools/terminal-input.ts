@@ -7,7 +7,7 @@ import type { Session } from '../session/session.js';
 import { failureWithSnapshot } from './failure.js';
 import { formatProgress, formatSnapshot } from './format.js';
 import { ToolFailure } from './result.js';
-import { schemas } from './schemas.js';
+import { terminalInputSchemas } from './terminal-input.schema.js';
 import { defineTool, observeOptions } from './tool.js';
 
 export const terminalInput = defineTool({
@@ -27,8 +27,8 @@ export const terminalInput = defineTool({
     idempotentHint: false,
     openWorldHint: true,
   },
-  inputSchema: () => schemas().InputInputSchema,
-  outputSchema: () => schemas().InputOutputSchema,
+  inputSchema: () => terminalInputSchemas().InputInputSchema,
+  outputSchema: () => terminalInputSchemas().InputOutputSchema,
   async handler(args, ctx) {
     const notStarted = { actionsCompleted: 0, inputSent: false };
     let session: Session;

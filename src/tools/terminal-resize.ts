@@ -3,7 +3,7 @@ import { TerminalError } from '../errors.js';
 import { checkSettleTiming } from '../input/actions.js';
 import { failureWithSnapshot } from './failure.js';
 import { formatSnapshot } from './format.js';
-import { schemas } from './schemas.js';
+import { terminalResizeSchemas } from './terminal-resize.schema.js';
 import { defineTool, observeOptions } from './tool.js';
 
 export const terminalResize = defineTool({
@@ -20,8 +20,8 @@ export const terminalResize = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: () => schemas().ResizeInputSchema,
-  outputSchema: () => schemas().ObservationOutputSchema,
+  inputSchema: () => terminalResizeSchemas().ResizeInputSchema,
+  outputSchema: () => terminalResizeSchemas().ResizeOutputSchema,
   async handler(args, ctx) {
     checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     const session = ctx.registry.get(args.sessionId);

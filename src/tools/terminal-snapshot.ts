@@ -11,7 +11,7 @@ import type { Session, Snapshot } from '../session/session.js';
 import { compileQuery } from '../text-query.js';
 import { formatSnapshot } from './format.js';
 import { ToolFailure } from './result.js';
-import { schemas } from './schemas.js';
+import { terminalSnapshotSchemas } from './terminal-snapshot.schema.js';
 import { defineTool, observeOptions } from './tool.js';
 
 const MAX_MATCHES = 200;
@@ -33,8 +33,8 @@ export const terminalSnapshot = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: () => schemas().SnapshotInputSchema,
-  outputSchema: () => schemas().ObservationOutputSchema,
+  inputSchema: () => terminalSnapshotSchemas().SnapshotInputSchema,
+  outputSchema: () => terminalSnapshotSchemas().SnapshotOutputSchema,
   async handler(args, ctx) {
     checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     const find = args.find;

@@ -9,7 +9,7 @@ import type { Session, Snapshot } from '../session/session.js';
 import { waitForCondition } from '../session/wait.js';
 import { formatSnapshot } from './format.js';
 import { ToolFailure } from './result.js';
-import { schemas } from './schemas.js';
+import { terminalStartSchemas } from './terminal-start.schema.js';
 import { defineTool, observeOptions, type ToolContext } from './tool.js';
 
 const DEFAULT_EXIT_TIMEOUT_MS = 60_000;
@@ -31,8 +31,8 @@ export const terminalStart = defineTool({
     idempotentHint: false,
     openWorldHint: true,
   },
-  inputSchema: () => schemas().StartInputSchema,
-  outputSchema: () => schemas().StartOutputSchema,
+  inputSchema: () => terminalStartSchemas().StartInputSchema,
+  outputSchema: () => terminalStartSchemas().StartOutputSchema,
   async handler(args, ctx) {
     checkSettleTiming(args.settleMs, args.settleTimeoutMs, ctx.config.quietMs);
     if (args.timeoutMs !== undefined && !args.waitForExit) {
