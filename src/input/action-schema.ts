@@ -9,8 +9,10 @@ import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
 import { MODIFIERS } from './keys.js';
 
+/** The action types, as `type` names them. */
 export const ACTION_TYPES = ['text', 'paste', 'key', 'mouse', 'focus', 'raw', 'wait'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
+/** What a mouse action does at its cell. */
 export const MOUSE_EVENTS = ['click', 'press', 'release', 'wheel'] as const;
 export type MouseEvent = (typeof MOUSE_EVENTS)[number];
 
