@@ -17,7 +17,7 @@ import { registerResources } from './resources.js';
 import type { LaunchDefaults } from './session/launch.js';
 import type { SessionRegistry } from './session/registry.js';
 import { callTool, findTool } from './tools/index.js';
-import { TOOL_LIST } from './tools/tool-list.js';
+import { listTools } from './tools/tool-list.js';
 import { PACKAGE } from './version.js';
 
 export interface ServerDeps {
@@ -64,7 +64,7 @@ export function createServer(deps: ServerDeps): Server {
     },
   );
   registerResources(server, deps.registry);
-  const tools = [...TOOL_LIST];
+  const tools = listTools();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   // Registered with a loose schema: the SDK then validates the request itself and answers a
   // malformed one (arguments that are not an object) with InvalidParams, not an internal error.

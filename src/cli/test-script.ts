@@ -7,10 +7,10 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { TerminalError } from '../errors.js';
-import { ACTION_TYPES, actionAt, parseAction, type WireAction } from '../input/actions.js';
+import { ACTION_TYPES, actionSchemas, type WireAction } from '../input/action-schema.js';
+import { actionAt, parseAction } from '../input/actions.js';
 import { checkSettleTiming } from '../session/observation.js';
 import { type CompiledQuery, compileQuery } from '../text-query.js';
-import { schemas } from '../tools/schemas.js';
 
 export type Step =
   | { readonly kind: 'action'; readonly action: WireAction; readonly index: number }
@@ -111,7 +111,7 @@ export function parseTestScript(json: unknown, quietMs: number): TestScript {
     const where = `steps[${index}]`;
     if ((ACTION_TYPES as readonly string[]).includes(raw.type)) {
       // Checked now, so a broken script fails before it starts; run as terminal_input runs it.
-      const wire = check(schemas().ActionSchema, raw, where) as WireAction;
+      const wire = check(actionSchemas().ActionSchema, raw, where);
       const at = actionAt(index, 'steps');
       const action = parseAction(wire, at);
       if (action.type === 'observe') checkSettleTiming(action, { quietMs }, at);

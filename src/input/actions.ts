@@ -1,11 +1,11 @@
 /**
- * The action vocabulary of `terminal_input`. The wire schema is one flat object per action with a
- * `type` and the fields of every type (so every MCP client can show it); this module checks that
- * each action carries exactly the fields its type allows and turns it into a typed Action. Pure.
- * @see spec/tools.md (terminal_input)
+ * Parsing of `terminal_input` actions: checks that each wire action (the flat shape of
+ * action-schema.ts) carries exactly the fields its type takes and turns it into a typed Action.
+ * Pure. @see spec/tools.md (terminal_input)
  */
 import { TerminalError } from '../errors.js';
 import { type CompiledQuery, compileQuery } from '../text-query.js';
+import { actionSchemas, type MouseEvent, type WireAction } from './action-schema.js';
 import type { MouseButton, WheelDirection } from './encode-mouse.js';
 import {
   isNamedKey,
@@ -15,35 +15,6 @@ import {
   type Modifier,
   suggestKey,
 } from './keys.js';
-
-export const ACTION_TYPES = ['text', 'paste', 'key', 'mouse', 'focus', 'raw', 'wait'] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
-export const MOUSE_EVENTS = ['click', 'press', 'release', 'wheel'] as const;
-export type MouseEvent = (typeof MOUSE_EVENTS)[number];
-
-/** An action as it arrives: the flat wire shape, after schema validation. */
-export interface WireAction {
-  type: ActionType;
-  text?: string | undefined;
-  key?: string | undefined;
-  modifiers?: Modifier[] | undefined;
-  event?: MouseEvent | undefined;
-  row?: number | undefined;
-  column?: number | undefined;
-  button?: MouseButton | undefined;
-  direction?: WheelDirection | undefined;
-  count?: number | undefined;
-  focused?: boolean | undefined;
-  bytes?: number[] | undefined;
-  durationMs?: number | undefined;
-  settleMs?: number | undefined;
-  settleTimeoutMs?: number | undefined;
-  pattern?: string | undefined;
-  ignoreCase?: boolean | undefined;
-  gone?: boolean | undefined;
-  exit?: boolean | undefined;
-  timeoutMs?: number | undefined;
-}
 
 /** What an expect-style wait waits for. */
 export type ExpectCondition =
@@ -88,32 +59,6 @@ export type Action =
     }
   | { readonly type: 'expect'; readonly condition: ExpectCondition; readonly timeoutMs: number };
 
-/** Fields each type takes besides `type`; required ones first in the message order. */
-const FIELDS: Record<ActionType, { required: string[]; optional: string[] }> = {
-  text: { required: ['text'], optional: [] },
-  paste: { required: ['text'], optional: [] },
-  key: { required: ['key'], optional: ['modifiers'] },
-  mouse: {
-    required: ['event', 'row', 'column'],
-    optional: ['button', 'modifiers', 'direction', 'count'],
-  },
-  focus: { required: ['focused'], optional: [] },
-  raw: { required: ['bytes'], optional: [] },
-  wait: {
-    required: [],
-    optional: [
-      'durationMs',
-      'settleMs',
-      'settleTimeoutMs',
-      'pattern',
-      'ignoreCase',
-      'gone',
-      'exit',
-      'timeoutMs',
-    ],
-  },
-};
-
 /** Which action an error is about: its index, and how the caller's list names it. */
 export interface ActionAt {
   readonly index: number;
@@ -138,7 +83,7 @@ export function actionError(
 
 /** Checks one wire action's fields against its type and returns the typed action. */
 export function parseAction(wire: WireAction, at: ActionAt): Action {
-  const spec = FIELDS[wire.type];
+  const spec = actionSchemas().fieldRules[wire.type];
   const present = Object.keys(wire).filter(
     (k) => k !== 'type' && (wire as unknown as Record<string, unknown>)[k] !== undefined,
   );

@@ -8,13 +8,13 @@
  */
 import { LIMITS } from '../config.js';
 import { TerminalError, toTerminalError } from '../errors.js';
+import type { WireAction } from '../input/action-schema.js';
 import {
   type Action,
   type ActionAt,
   actionAt,
   parseAction,
   payloadBytes,
-  type WireAction,
 } from '../input/actions.js';
 import { withLatestScreen } from './latest-screen.js';
 import {

@@ -5,54 +5,26 @@
  * terminal's session and releases the PTY and the screen.
  */
 import { LIMITS } from '../config.js';
+import type { SessionInfo } from '../contract/session-info.js';
+import type { Snapshot } from '../contract/snapshot.js';
 import { sessionClosedError, TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
-import type { Match } from '../screen/find.js';
 import { Screen } from '../screen/screen.js';
 import { type SettleResult, type SettleSource, waitForSettle } from '../screen/settle.js';
-import type { History, HistorySlice, RowText, ScreenGrid } from '../screen/snapshot.js';
-import type { MouseEncoding, MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
+import type { HistorySlice, RowText } from '../screen/snapshot.js';
+import type { TerminalModes } from '../screen/terminal-modes.js';
 import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';
 import type { ObserveOptions } from './observation.js';
 import { Recorder } from './recorder.js';
 
-export type SessionStatus = 'running' | 'exited';
+export type SessionStatus = Snapshot['status'];
 
-export interface Snapshot extends ScreenGrid {
-  status: SessionStatus;
-  exitCode?: number;
-  signal?: string;
-  mouse: { tracking: MouseTracking; encoding: MouseEncoding };
-  settled: boolean;
-  /** Whether the foreground program is blocked reading the terminal (Linux; absent elsewhere). */
-  waitingForInput?: boolean;
-  title?: string;
-  /** Lines that have ever scrolled into history. */
-  historyTotal: number;
-  scrollback?: History;
-  history?: HistorySlice & { nextSince?: number };
-  region?: { row: number; column: number; rows: number; cols: number; lines: string[] };
-  matches?: Match[];
-}
-
-export interface SessionInfo {
-  sessionId: string;
-  command: string | null;
-  cwd: string;
-  cols: number;
-  rows: number;
-  status: SessionStatus;
-  exitCode?: number;
-  signal?: string;
-  pid: number;
-  startedAt: string;
-  recording?: string;
-  recordingError?: string;
-}
+/** The wire types a session produces, derived from the tool schemas (contract/). */
+export type { SessionInfo, Snapshot };
 
 export interface SessionDeps {
   readonly spawn: (options: SpawnOptions, events: PtyEvents) => PtyHandle;

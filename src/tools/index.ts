@@ -1,12 +1,11 @@
 /**
- * The six tools: their list entries (JSON Schema generated from zod) and the call path —
- * validate strictly (INVALID_ARGUMENT names each offending field), run the handler, shape the
- * result, guard its size. Every failure becomes an isError result with a stable code.
+ * The six tools (TOOLS, the one list; tool-list.ts makes its tools/list entries) and the call
+ * path: validate strictly (INVALID_ARGUMENT names each offending field), run the handler, shape
+ * the result, guard its size. Every failure becomes an isError result with a stable code.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { TerminalError, toTerminalError } from '../errors.js';
-import { toJsonSchema } from './json-schema.js';
 import { errorResult, guardResultSize, successResult } from './result.js';
 import { terminalClose } from './terminal-close.js';
 import { terminalInput } from './terminal-input.js';
@@ -16,6 +15,7 @@ import { terminalSnapshot } from './terminal-snapshot.js';
 import { terminalStart } from './terminal-start.js';
 import type { ToolContext, ToolDefinition } from './tool.js';
 
+/** The tools, in the order tools/list gives them. */
 export const TOOLS: readonly ToolDefinition[] = [
   terminalStart,
   terminalInput,
@@ -24,18 +24,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   terminalList,
   terminalClose,
 ] as unknown as readonly ToolDefinition[];
-
-/** The tools/list entries. */
-export function listTools(): Tool[] {
-  return TOOLS.map((tool) => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: toJsonSchema(tool.inputSchema(), 'input') as Tool['inputSchema'],
-    outputSchema: toJsonSchema(tool.outputSchema(), 'output') as Tool['outputSchema'],
-    annotations: tool.annotations,
-  }));
-}
 
 export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((t) => t.name === name);

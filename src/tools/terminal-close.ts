@@ -1,5 +1,5 @@
 /** terminal_close: cancel pending work, end every process of the terminal, release it. */
-import { schemas } from './schemas.js';
+import { terminalCloseSchemas } from './terminal-close.schema.js';
 import { defineTool } from './tool.js';
 
 export const terminalClose = defineTool({
@@ -16,8 +16,8 @@ export const terminalClose = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: () => schemas().CloseInputSchema,
-  outputSchema: () => schemas().CloseOutputSchema,
+  inputSchema: () => terminalCloseSchemas().CloseInputSchema,
+  outputSchema: () => terminalCloseSchemas().CloseOutputSchema,
   async handler(args, ctx) {
     const closed = await ctx.registry.close(args.sessionId);
     return {

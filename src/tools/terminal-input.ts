@@ -2,7 +2,7 @@
 import { formatProgress, formatSnapshot } from '../render/format.js';
 import { progressFields } from '../session/run-batch.js';
 import { runInput } from '../session/run-input.js';
-import { schemas } from './schemas.js';
+import { terminalInputSchemas } from './terminal-input.schema.js';
 import { defineTool } from './tool.js';
 
 export const terminalInput = defineTool({
@@ -22,8 +22,8 @@ export const terminalInput = defineTool({
     idempotentHint: false,
     openWorldHint: true,
   },
-  inputSchema: () => schemas().InputInputSchema,
-  outputSchema: () => schemas().InputOutputSchema,
+  inputSchema: () => terminalInputSchemas().InputInputSchema,
+  outputSchema: () => terminalInputSchemas().InputOutputSchema,
   failureFields: { actionsCompleted: 0, inputSent: false },
   async handler(args, ctx) {
     const session = ctx.registry.get(args.sessionId);

@@ -1,6 +1,6 @@
 /** terminal_list: every retained session, running or exited. */
 import { formatSessionList } from '../render/format.js';
-import { schemas } from './schemas.js';
+import { terminalListSchemas } from './terminal-list.schema.js';
 import { defineTool } from './tool.js';
 
 export const terminalList = defineTool({
@@ -15,8 +15,8 @@ export const terminalList = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: () => schemas().ListInputSchema,
-  outputSchema: () => schemas().ListOutputSchema,
+  inputSchema: () => terminalListSchemas().ListInputSchema,
+  outputSchema: () => terminalListSchemas().ListOutputSchema,
   async handler(_args, ctx) {
     const sessions = ctx.registry.list();
     return { structured: { sessions }, text: formatSessionList(sessions) };

@@ -1,7 +1,7 @@
 /** terminal_resize: change the PTY and the screen size together; the program gets SIGWINCH. */
 import { formatSnapshot } from '../render/format.js';
 import { resizeSession } from '../session/observe-session.js';
-import { schemas } from './schemas.js';
+import { terminalResizeSchemas } from './terminal-resize.schema.js';
 import { defineTool } from './tool.js';
 
 export const terminalResize = defineTool({
@@ -18,8 +18,8 @@ export const terminalResize = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: () => schemas().ResizeInputSchema,
-  outputSchema: () => schemas().ObservationOutputSchema,
+  inputSchema: () => terminalResizeSchemas().ResizeInputSchema,
+  outputSchema: () => terminalResizeSchemas().ResizeOutputSchema,
   async handler(args, ctx) {
     const session = ctx.registry.get(args.sessionId);
     const snapshot = await resizeSession(session, args, {

@@ -4,7 +4,7 @@
  */
 import { formatSnapshot } from '../render/format.js';
 import { readSession } from '../session/observe-session.js';
-import { schemas } from './schemas.js';
+import { terminalSnapshotSchemas } from './terminal-snapshot.schema.js';
 import { defineTool } from './tool.js';
 
 export const terminalSnapshot = defineTool({
@@ -24,8 +24,8 @@ export const terminalSnapshot = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: () => schemas().SnapshotInputSchema,
-  outputSchema: () => schemas().ObservationOutputSchema,
+  inputSchema: () => terminalSnapshotSchemas().SnapshotInputSchema,
+  outputSchema: () => terminalSnapshotSchemas().SnapshotOutputSchema,
   async handler(args, ctx) {
     const session = ctx.registry.get(args.sessionId);
     const snapshot = await readSession(session, args, { defaults: ctx.config, signal: ctx.signal });

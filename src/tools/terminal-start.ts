@@ -4,7 +4,7 @@
  */
 import { formatSnapshot } from '../render/format.js';
 import { DEFAULT_EXIT_TIMEOUT_MS, recordingFields, runStart } from '../session/run-start.js';
-import { schemas } from './schemas.js';
+import { terminalStartSchemas } from './terminal-start.schema.js';
 import { defineTool } from './tool.js';
 
 export const terminalStart = defineTool({
@@ -24,8 +24,8 @@ export const terminalStart = defineTool({
     idempotentHint: false,
     openWorldHint: true,
   },
-  inputSchema: () => schemas().StartInputSchema,
-  outputSchema: () => schemas().StartOutputSchema,
+  inputSchema: () => terminalStartSchemas().StartInputSchema,
+  outputSchema: () => terminalStartSchemas().StartOutputSchema,
   async handler(args, ctx) {
     const outcome = await runStart(ctx.registry, args, {
       defaults: ctx.config,

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { SessionInfo } from '../../src/contract/session-info.js';
+import type { Snapshot } from '../../src/contract/snapshot.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SERVER = resolve(ROOT, 'dist/main.js');
@@ -23,33 +25,8 @@ export const TOOL_NAMES = [
   'terminal_close',
 ];
 
-export interface Snapshot {
-  status: 'running' | 'exited';
-  exitCode?: number;
-  signal?: string;
-  cols: number;
-  rows: number;
-  buffer: 'normal' | 'alternate';
-  screen: string[];
-  cursor: { row: number; column: number; visible: boolean };
-  styles: Record<string, unknown>[];
-  spans: [number, number, number, number][];
-  mouse: { tracking: string; encoding: string };
-  settled: boolean;
-  waitingForInput?: boolean;
-  title?: string;
-  historyTotal?: number;
-  history?: {
-    since: number;
-    lines: string[];
-    total: number;
-    missedLines: number;
-    nextSince?: number;
-  };
-  region?: { row: number; column: number; rows: number; cols: number; lines: string[] };
-  matches?: { row: number; column: number; endColumn: number; text: string }[];
-  scrollback?: { lines: string[]; availableLines: number };
-}
+/** A snapshot as the server returns it: the type derived from the output schema. */
+export type { Snapshot };
 
 export interface Structured {
   sessionId?: string;
@@ -58,13 +35,7 @@ export interface Structured {
   inputSent?: boolean;
   failedActionIndex?: number;
   closed?: boolean;
-  sessions?: {
-    sessionId: string;
-    status: string;
-    exitCode?: number;
-    signal?: string;
-    pid: number;
-  }[];
+  sessions?: SessionInfo[];
   error?: { code: string; message: string; details: Record<string, unknown> };
 }
 

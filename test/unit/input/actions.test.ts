@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TerminalError } from '../../../src/errors.js';
+import type { WireAction } from '../../../src/input/action-schema.js';
 import {
   type Action,
   actionAt,
   parseAction,
   parseModifiers,
   payloadBytes,
-  type WireAction,
 } from '../../../src/input/actions.js';
 import type { Modifier } from '../../../src/input/keys.js';
 

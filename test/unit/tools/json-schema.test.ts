@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { listTools } from '../../../src/tools/index.js';
 import { findComposites, toJsonSchema } from '../../../src/tools/json-schema.js';
+import { generateToolList } from '../../../src/tools/tool-list.js';
 import { TOOL_NAMES } from '../../helpers/mcp-harness.js';
 
 type Node = Record<string, unknown>;
@@ -23,7 +23,7 @@ function objectSchemas(node: unknown, path = ''): [string, Node][] {
 }
 
 describe('tools/list input schemas', () => {
-  const tools = listTools();
+  const tools = generateToolList();
 
   it('lists the six tools', () => {
     assert.deepEqual(

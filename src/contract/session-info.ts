@@ -1,0 +1,27 @@
+/**
+ * What terminal_list reports for each retained session. `SessionInfo` is the schema's output type.
+ * @see spec/tools.md (terminal_list)
+ */
+import { z } from 'zod';
+import { lazy } from './common.js';
+
+/** The session info schema, built once on first use. */
+export const sessionInfoSchema = lazy(() =>
+  z.strictObject({
+    sessionId: z.string(),
+    command: z.string().nullable(),
+    cwd: z.string(),
+    cols: z.int(),
+    rows: z.int(),
+    status: z.enum(['running', 'exited']),
+    exitCode: z.int().optional(),
+    signal: z.string().optional(),
+    pid: z.int(),
+    startedAt: z.string(),
+    recording: z.string().optional(),
+    recordingError: z.string().optional(),
+  }),
+);
+
+/** One retained session as terminal_list reports it. */
+export type SessionInfo = z.output<ReturnType<typeof sessionInfoSchema>>;

@@ -1,0 +1,24 @@
+/**
+ * terminal_resize's input schema and its output, the shared observation output; built on first
+ * use. @see spec/tools.md (terminal_resize)
+ */
+import { z } from 'zod';
+import { LIMITS } from '../config.js';
+import { commonSchemas, lazy } from '../contract/common.js';
+import { snapshotSchemas } from '../contract/snapshot.js';
+
+/** terminal_resize's schemas, built once on first use (validating a call), not at start-up. */
+export const terminalResizeSchemas = lazy(() => {
+  const { SessionIdSchema, settleFields } = commonSchemas();
+  const ResizeInputSchema = z.strictObject({
+    sessionId: SessionIdSchema,
+    cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).describe('New width (2-500).'),
+    rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).describe('New height (1-200).'),
+    ...settleFields,
+  });
+  return { ResizeInputSchema, ResizeOutputSchema: snapshotSchemas().ObservationOutputSchema };
+});
+
+type Schemas = ReturnType<typeof terminalResizeSchemas>;
+export type ResizeInput = z.output<Schemas['ResizeInputSchema']>;
+export type ResizeOutput = z.output<Schemas['ResizeOutputSchema']>;

@@ -1,0 +1,114 @@
+/** terminal_start's input and output schemas. @see spec/tools.md (terminal_start) */
+import { z } from 'zod';
+import { LIMITS } from '../config.js';
+import { commonSchemas, lazy } from '../contract/common.js';
+import { snapshotSchemas } from '../contract/snapshot.js';
+
+const noNul = (what: string) =>
+  z.string().refine((s) => !s.includes('\0'), { message: `${what} must not contain NUL` });
+
+/** terminal_start's schemas, built once on first use (validating a call), not at start-up. */
+export const terminalStartSchemas = lazy(() => {
+  const { settleFields, errorField } = commonSchemas();
+  const { SnapshotSchema } = snapshotSchemas();
+
+  const StartInputSchema = z.strictObject({
+    command: noNul('command')
+      .min(1)
+      .max(LIMITS.maxPayloadBytes)
+      .optional()
+      .describe(
+        'Shell command line to run, e.g. "npm init" or "python3". Omit to start an interactive shell.',
+      ),
+    cols: z
+      .int()
+      .min(LIMITS.minCols)
+      .max(LIMITS.maxCols)
+      .optional()
+      .describe('Terminal width in columns (2-500, default 120).'),
+    rows: z
+      .int()
+      .min(LIMITS.minRows)
+      .max(LIMITS.maxRows)
+      .optional()
+      .describe('Terminal height in rows (1-200, default 40).'),
+    cwd: noNul('cwd').min(1).optional().describe("Working directory (default: the server's)."),
+    env: z
+      .record(
+        z
+          .string()
+          .regex(/^[^=\0]+$/, 'an environment variable name must be non-empty without = or NUL'),
+        noNul('an environment value').nullable(),
+      )
+      .optional()
+      .describe(
+        'Environment overrides on top of the inherited environment; null removes a variable. TERM is always xterm-256color.',
+      ),
+    shell: noNul('shell')
+      .min(1)
+      .optional()
+      .describe('Shell that runs the command (default: $SHELL, then /bin/sh).'),
+    login: z
+      .boolean()
+      .optional()
+      .describe('Run the shell as a login shell with -l (default true).'),
+    waitForExit: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run to completion: wait until the program exits (up to timeoutMs) instead of until the screen settles.',
+      ),
+    timeoutMs: z
+      .int()
+      .min(1)
+      .max(LIMITS.maxWaitMs)
+      .optional()
+      .describe('With waitForExit: longest wait, in ms (default 60000); then timedOut:true.'),
+    autoClose: z
+      .boolean()
+      .optional()
+      .describe(
+        'With waitForExit: close the session (ending anything still running) after the result.',
+      ),
+    scrollbackLines: z
+      .int()
+      .min(0)
+      .max(LIMITS.maxScrollbackRequest)
+      .optional()
+      .describe('Also return up to this many lines of history (useful with waitForExit).'),
+    record: z
+      .boolean()
+      .optional()
+      .describe(
+        'Record the session as an asciicast v2 file (asciinema play), readable only by the user; it holds all typed input, passwords included. Returns its path as recording, or recordingError.',
+      ),
+    ...settleFields,
+  });
+
+  const StartOutputSchema = z.strictObject({
+    sessionId: z.string().optional(),
+    snapshot: SnapshotSchema.optional(),
+    timedOut: z
+      .boolean()
+      .optional()
+      .describe('waitForExit: the program was still running at timeoutMs.'),
+    closed: z.boolean().optional().describe('autoClose: the session was closed after this result.'),
+    recording: z
+      .string()
+      .optional()
+      .describe('Absolute path of the asciicast recording; its file is open and being written.'),
+    recordingError: z
+      .string()
+      .optional()
+      .describe(
+        'Why the session is not recorded although recording was asked for; it runs unrecorded.',
+      ),
+    ...errorField,
+  });
+
+  return { StartInputSchema, StartOutputSchema };
+});
+
+type Schemas = ReturnType<typeof terminalStartSchemas>;
+export type StartInput = z.output<Schemas['StartInputSchema']>;
+export type StartOutput = z.output<Schemas['StartOutputSchema']>;
