@@ -19,7 +19,7 @@ import {
   startServer,
   which,
 } from '../helpers/mcp-harness.js';
-import { type RpcServer, startRpcServer, type ToolResult } from '../helpers/rpc-server.js';
+import { type RawRpcServer, startRawRpcServer, type ToolResult } from '../helpers/raw-rpc.js';
 import { linuxOnly, sessionPids, waitGone } from '../helpers/session-processes.js';
 
 const SH = { shell: '/bin/sh', login: false };
@@ -190,7 +190,7 @@ describe('faults', () => {
 });
 
 /** Starts `command` over a raw connection; returns its id and first screen. */
-async function startOn(server: RpcServer, command: string) {
+async function startOn(server: RawRpcServer, command: string) {
   const result = await server.tool('terminal_start', { command, ...SH, settleMs: 300 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   const { sessionId, snapshot } = result.structuredContent as {
@@ -201,9 +201,9 @@ async function startOn(server: RpcServer, command: string) {
 }
 
 describe('faults on a raw connection', { skip: linuxOnly }, () => {
-  let server: RpcServer;
+  let server: RawRpcServer;
   before(async () => {
-    server = await startRpcServer();
+    server = await startRawRpcServer();
   });
   after(async () => {
     await server.stop();
@@ -253,7 +253,7 @@ describe('faults on a raw connection', { skip: linuxOnly }, () => {
   });
 
   it('exits within 1 s with nothing left when the client vanishes mid-wait', async () => {
-    const vanishing = await startRpcServer();
+    const vanishing = await startRawRpcServer();
     const command = `trap '' HUP INT TERM; sleep 601 & echo $!; wait`;
     const { id, screen: first } = await startOn(vanishing, command);
     const list = await vanishing.tool('terminal_list', {});

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FIXTURES, type Harness, sleep, startServer, which } from '../helpers/mcp-harness.js';
-import { type RawServer, startRawServer } from '../helpers/raw-server.js';
+import { type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
 import { linuxOnly, sessionPids } from '../helpers/session-processes.js';
 
 const skip = linuxOnly || (which('python3') ? false : 'python3 missing');
@@ -65,7 +65,7 @@ describe('processes that hop between process groups', { skip }, () => {
   });
 });
 
-const TRIGGERS: [string, (server: RawServer) => void][] = [
+const TRIGGERS: [string, (server: RawRpcServer) => void][] = [
   ['stdin EOF', (s) => s.child.stdin.end()],
   ['SIGTERM', (s) => s.child.kill('SIGTERM')],
   ['SIGHUP', (s) => s.child.kill('SIGHUP')],
@@ -74,15 +74,11 @@ const TRIGGERS: [string, (server: RawServer) => void][] = [
 describe('shutdown with processes that hop between process groups', { skip }, () => {
   for (const [name, trigger] of TRIGGERS) {
     it(`on ${name}: nothing of the session is left once the server has exited`, async () => {
-      const server = await startRawServer();
-      await server.request('tools/call', {
-        name: 'terminal_start',
-        arguments: { command: HOPPER, login: false, settleMs: 300 },
-      });
-      const listed = (await server.request('tools/call', {
-        name: 'terminal_list',
-        arguments: {},
-      })) as { structuredContent: { sessions: { pid: number }[] } };
+      const server = await startRawRpcServer();
+      await server.tool('terminal_start', { command: HOPPER, login: false, settleMs: 300 });
+      const listed = (await server.tool('terminal_list')) as {
+        structuredContent: { sessions: { pid: number }[] };
+      };
       const sid = listed.structuredContent.sessions[0]?.pid as number;
       await waitHopping(sid);
       const since = performance.now();

@@ -15,7 +15,7 @@ import {
   screenText,
   startServer,
 } from '../helpers/mcp-harness.js';
-import { type RawServer, startRawServer } from '../helpers/raw-server.js';
+import { type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
 import { fixtureCommand, needsPython, python } from '../helpers/stress.js';
 
 /** Code points spec/tools.md says never reach a reader raw, as inclusive ranges. */
@@ -141,12 +141,12 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
-async function callRaw(server: RawServer, name: string, args: Record<string, unknown> = {}) {
-  const result = await server.request('tools/call', { name, arguments: args });
+async function callRaw(server: RawRpcServer, name: string, args: Record<string, unknown> = {}) {
+  const result = await server.tool(name, args);
   return result.structuredContent as Structured;
 }
 
-async function waitRaw(server: RawServer, id: string, until: (s: Snapshot) => boolean) {
+async function waitRaw(server: RawRpcServer, id: string, until: (s: Snapshot) => boolean) {
   for (let i = 0; i < 100; i++) {
     const s = (await callRaw(server, 'terminal_snapshot', { sessionId: id, settleMs: 50 }))
       .snapshot as Snapshot;
@@ -156,7 +156,7 @@ async function waitRaw(server: RawServer, id: string, until: (s: Snapshot) => bo
 }
 
 /** What a fresh session sees of the server's environment and directory, as one hash. */
-async function inheritedState(server: RawServer): Promise<string> {
+async function inheritedState(server: RawRpcServer): Promise<string> {
   const command = 'env | sort | sha256sum; pwd';
   const started = await callRaw(server, 'terminal_start', { command, login: false });
   const id = started.sessionId as string;
@@ -169,7 +169,7 @@ describe('host side effects', {
   skip: process.platform === 'linux' ? needsPython : 'reads /proc',
 }, () => {
   it('lets no clipboard, title, hyperlink, notification or passthrough sequence reach the host', async () => {
-    const server = await startRawServer();
+    const server = await startRawRpcServer();
     const pid = server.child.pid as number;
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
