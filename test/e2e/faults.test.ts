@@ -10,17 +10,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  type Harness,
-  isAlive,
-  type Snapshot,
-  screenText,
-  sleep,
-  startServer,
-  which,
-} from '../helpers/mcp-harness.js';
+import { isAlive, linuxOnly, sessionPids, waitGone } from '../helpers/processes.js';
+import { which } from '../helpers/programs.js';
 import { type RawRpcServer, startRawRpcServer, type ToolResult } from '../helpers/raw-rpc.js';
-import { linuxOnly, sessionPids, waitGone } from '../helpers/session-processes.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { type Snapshot, screenText } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
 const SH = { shell: '/bin/sh', login: false };
 

@@ -23,13 +23,16 @@ import {
   validAction,
   validValue,
 } from '../helpers/fuzz-args.js';
-import { FIXTURES, isAlive, ROOT, sleep, which } from '../helpers/mcp-harness.js';
+import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { isAlive } from '../helpers/processes.js';
+import { which } from '../helpers/programs.js';
 import {
   type RawRpcServer,
   type RpcReply,
   startRawRpcServer,
   type ToolResult,
 } from '../helpers/raw-rpc.js';
+import { sleep } from '../helpers/wait.js';
 
 /** Codes with a row in spec/errors.md: the only codes a reply may carry. */
 const DOCUMENTED_CODES = new Set(

@@ -4,20 +4,18 @@
  * setpgid(0, 0)): nothing with the session's id is left once close returns or the server exits.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FIXTURES, type Harness, sleep, startServer, which } from '../helpers/mcp-harness.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { linuxOnly, sessionPids } from '../helpers/processes.js';
+import { python, which } from '../helpers/programs.js';
 import { type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
-import { linuxOnly, sessionPids } from '../helpers/session-processes.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { sleep } from '../helpers/wait.js';
 
 const skip = linuxOnly || (which('python3') ? false : 'python3 missing');
 /** The interpreter itself, not a version manager's shim that takes a second to start it. */
-const PYTHON = skip
-  ? 'python3'
-  : execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
-      encoding: 'utf8',
-    }).trim();
+const PYTHON = skip ? 'python3' : python();
 /** Two hoppers that give up by themselves after 10 s, so a failed run leaves nothing for long. */
 const HOPPER = `${PYTHON} ${join(FIXTURES, 'hopper.py')} ${process.env.HOPPERS ?? 2} 10`;
 const TRIALS = 5;

@@ -5,18 +5,13 @@
  * replies: hostile-probes.test.ts.)
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { readlinkSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import {
-  type Harness,
-  type Snapshot,
-  type Structured,
-  screenText,
-  startServer,
-} from '../helpers/mcp-harness.js';
+import { childPids } from '../helpers/processes.js';
+import { fixtureCommand, needsPython, python } from '../helpers/programs.js';
 import { type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
-import { fixtureCommand, needsPython, python } from '../helpers/stress.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { type Snapshot, type Structured, screenText } from '../helpers/tool-calls.js';
 
 /** Code points spec/tools.md says never reach a reader raw, as inclusive ranges. */
 const HIDDEN_RANGES: [number, number][] = [
@@ -124,23 +119,6 @@ describe('hostile output', { skip: needsPython }, () => {
   });
 });
 
-/** Pids whose parent is `pid` (Linux). */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(join('/proc', entry, 'stat'), 'latin1');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) {
-        children.push(Number(entry));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return children;
-}
-
 async function callRaw(server: RawRpcServer, name: string, args: Record<string, unknown> = {}) {
   const result = await server.tool(name, args);
   return result.structuredContent as Structured;
@@ -184,7 +162,7 @@ describe('host side effects', {
     const s = await waitRaw(server, id, (x) => /END/.test(screenText(x)));
     assert.deepEqual(s.screen.slice(0, 2), ['click me', 'END']);
     const leader = (await callRaw(server, 'terminal_list')).sessions?.[0]?.pid;
-    assert.deepEqual(childrenOf(pid), [leader], 'no clipboard or notification helper was run');
+    assert.deepEqual(childPids(pid), [leader], 'no clipboard or notification helper was run');
     assert.equal(await inheritedState(server), inherited, 'environment and directory unchanged');
     assert.equal(readlinkSync(`/proc/${pid}/cwd`), cwd);
     await callRaw(server, 'terminal_close', { sessionId: id });

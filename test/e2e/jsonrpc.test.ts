@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { sleep } from '../helpers/mcp-harness.js';
+import { cpuTicks, rssKiB } from '../helpers/processes.js';
 import { type RawRpcServer, type RpcReply, startRawRpcServer } from '../helpers/raw-rpc.js';
-import { cpuTicks, rssKiB } from '../helpers/stress.js';
+import { sleep } from '../helpers/wait.js';
 
 const MiB = 1024 * 1024;
 /** Snapshot requests a stalled client sends; each reply is ~2.2 MB. */

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sleep } from '../helpers/mcp-harness.js';
 import { type RawRpcServer, startRawRpcServer, type ToolResult } from '../helpers/raw-rpc.js';
+import { sleep } from '../helpers/wait.js';
 
 const EVIL = '(a+)+$';
 const ROW = `${'a'.repeat(40)}!`;

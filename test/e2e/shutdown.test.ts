@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isAlive, sleep } from '../helpers/mcp-harness.js';
+import { isAlive } from '../helpers/processes.js';
 import { type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
+import { sleep } from '../helpers/wait.js';
 
 /** Starts two sessions, one of them ignoring hangup, and returns every pid they run. */
 async function startSessions(server: RawRpcServer): Promise<number[]> {

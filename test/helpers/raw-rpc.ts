@@ -6,7 +6,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { SERVER } from './mcp-harness.js';
+import { SERVER } from './paths.js';
 
 export interface RpcReply {
   readonly id: number;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ERROR_CODES } from '../../src/errors.js';
-import { ROOT } from '../helpers/mcp-harness.js';
+import { ROOT } from '../helpers/paths.js';
 
 /** The code of every table row of spec/errors.md (`| \`CODE\` | …`), in order. */
 function documentedCodes(): string[] {
