@@ -3,6 +3,7 @@
  * the structured content, the readable text and isError. Types of the wire contract come from
  * the source, never written a second time.
  */
+import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionInfo, Snapshot } from '../../src/session/session.js';
@@ -113,6 +114,25 @@ export function toolCalls(client: Client, timeoutMs = 120_000): ToolCalls {
       );
     },
   };
+}
+
+/**
+ * Asserts that `reply` is a failure with `code` in the documented shape (spec/errors.md): isError,
+ * structuredContent.error {code, message, details}, text starting with `CODE: message`.
+ */
+export function assertToolError(reply: ToolReply, code: string): NonNullable<Structured['error']> {
+  assert.equal(reply.isError, true, `expected ${code}, got a success: ${reply.text.slice(0, 300)}`);
+  const error = reply.data.error;
+  assert.ok(error, 'structuredContent.error is present');
+  assert.equal(error.code, code, reply.text.slice(0, 300));
+  assert.equal(typeof error.message, 'string');
+  assert.ok(error.message.length > 0, 'the message says something');
+  assert.equal(typeof error.details, 'object');
+  assert.ok(
+    reply.text.startsWith(`${code}: ${error.message}`),
+    `the text starts with "${code}: " and the message: ${reply.text.slice(0, 300)}`,
+  );
+  return error;
 }
 
 /** The screen as one string, rows joined by newlines, trailing blank rows dropped. */
