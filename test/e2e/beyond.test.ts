@@ -12,7 +12,10 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Harness, isAlive, screenText, sleep, startServer } from '../helpers/mcp-harness.js';
+import { isAlive } from '../helpers/processes.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { screenText } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
 const DIALOG = `python3 -c "n=input('Name? '); c=input('Color? '); print('Hi', n, c)"`;
 

@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findComposites } from '../../src/tools/json-schema.js';
-import { type Harness, ROOT, startServer, TOOL_NAMES } from '../helpers/mcp-harness.js';
+import { ROOT } from '../helpers/paths.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { TOOL_NAMES } from '../helpers/tool-calls.js';
 
 describe('tool contract', () => {
   let h: Harness;

@@ -11,9 +11,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FIXTURES, type Harness, screenText, sleep, startServer } from '../helpers/mcp-harness.js';
-import { linuxOnly } from '../helpers/session-processes.js';
-import { cpuTicks } from '../helpers/stress.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { cpuTicks, linuxOnly } from '../helpers/processes.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { screenText } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
 const SH = { shell: '/bin/sh', login: false };
 const NON_READER = 'stty raw -echo; exec sleep 1000';

@@ -10,17 +10,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  type Harness,
-  isAlive,
-  type Snapshot,
-  screenText,
-  sleep,
-  startServer,
-  which,
-} from '../helpers/mcp-harness.js';
-import { type RpcServer, startRpcServer, type ToolResult } from '../helpers/rpc-server.js';
-import { linuxOnly, sessionPids, waitGone } from '../helpers/session-processes.js';
+import { isAlive, linuxOnly, sessionPids, waitGone } from '../helpers/processes.js';
+import { which } from '../helpers/programs.js';
+import { type RawRpcServer, startRawRpcServer, type ToolResult } from '../helpers/raw-rpc.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { type Snapshot, screenText } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
 const SH = { shell: '/bin/sh', login: false };
 
@@ -190,7 +185,7 @@ describe('faults', () => {
 });
 
 /** Starts `command` over a raw connection; returns its id and first screen. */
-async function startOn(server: RpcServer, command: string) {
+async function startOn(server: RawRpcServer, command: string) {
   const result = await server.tool('terminal_start', { command, ...SH, settleMs: 300 });
   assert.equal(result.isError, undefined, JSON.stringify(result));
   const { sessionId, snapshot } = result.structuredContent as {
@@ -201,9 +196,9 @@ async function startOn(server: RpcServer, command: string) {
 }
 
 describe('faults on a raw connection', { skip: linuxOnly }, () => {
-  let server: RpcServer;
+  let server: RawRpcServer;
   before(async () => {
-    server = await startRpcServer();
+    server = await startRawRpcServer();
   });
   after(async () => {
     await server.stop();
@@ -253,7 +248,7 @@ describe('faults on a raw connection', { skip: linuxOnly }, () => {
   });
 
   it('exits within 1 s with nothing left when the client vanishes mid-wait', async () => {
-    const vanishing = await startRpcServer();
+    const vanishing = await startRawRpcServer();
     const command = `trap '' HUP INT TERM; sleep 601 & echo $!; wait`;
     const { id, screen: first } = await startOn(vanishing, command);
     const list = await vanishing.tool('terminal_list', {});

@@ -23,13 +23,16 @@ import {
   validAction,
   validValue,
 } from '../helpers/fuzz-args.js';
-import { FIXTURES, isAlive, ROOT, sleep, which } from '../helpers/mcp-harness.js';
+import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { isAlive } from '../helpers/processes.js';
+import { which } from '../helpers/programs.js';
 import {
+  type RawRpcServer,
   type RpcReply,
-  type RpcServer,
-  startRpcServer,
+  startRawRpcServer,
   type ToolResult,
-} from '../helpers/rpc-server.js';
+} from '../helpers/raw-rpc.js';
+import { sleep } from '../helpers/wait.js';
 
 /** Codes with a row in spec/errors.md: the only codes a reply may carry. */
 const DOCUMENTED_CODES = new Set(
@@ -65,14 +68,14 @@ const isObject = (v: unknown): v is Args =>
 const missingPython = which('python3') ? false : 'python3 is not installed';
 
 describe('fuzzing the tool surface', { skip: missingPython }, () => {
-  let server: RpcServer;
+  let server: RawRpcServer;
   let tools: Tool[];
   let readerId: string;
   const validators = new Map<string, ReturnType<AjvJsonSchemaValidator['getValidator']>>();
 
   before(async () => {
     // One session at most: the byte reader holds it, so no fuzzed terminal_start can spawn.
-    server = await startRpcServer(['--max-sessions', '1']);
+    server = await startRawRpcServer(['--max-sessions', '1']);
     const listed = await server.request('tools/list');
     tools = (listed.result as { tools: Tool[] }).tools;
     const ajv = new AjvJsonSchemaValidator();
@@ -314,7 +317,7 @@ describe('fuzzing the tool surface', { skip: missingPython }, () => {
 
 /** Polls terminal_snapshot (history included) until `predicate` holds; returns its lines. */
 async function waitForScreen(
-  server: RpcServer,
+  server: RawRpcServer,
   sessionId: string,
   predicate: (lines: string[]) => boolean,
   timeoutMs = 10_000,

@@ -7,15 +7,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  FIXTURES,
-  type Harness,
-  isAlive,
-  screenText,
-  startServer,
-  which,
-} from '../helpers/mcp-harness.js';
-import { sessionPids } from '../helpers/session-processes.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { isAlive, sessionPids } from '../helpers/processes.js';
+import { which } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { screenText } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
 const linuxOnly = process.platform === 'linux' ? false : 'reads /proc';
 
@@ -225,7 +222,7 @@ describe('guarantees', () => {
     for (let i = 0; i < 10; i++) {
       const list = await h.call('terminal_list');
       assert.equal(list.isError, false);
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
     if (process.platform === 'linux') {
       const status = readFileSync(`/proc/${h.pid}/status`, 'utf8');

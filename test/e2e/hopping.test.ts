@@ -4,20 +4,18 @@
  * setpgid(0, 0)): nothing with the session's id is left once close returns or the server exits.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FIXTURES, type Harness, sleep, startServer, which } from '../helpers/mcp-harness.js';
-import { type RawServer, startRawServer } from '../helpers/raw-server.js';
-import { linuxOnly, sessionPids } from '../helpers/session-processes.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { linuxOnly, sessionPids } from '../helpers/processes.js';
+import { python, which } from '../helpers/programs.js';
+import { type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { sleep } from '../helpers/wait.js';
 
 const skip = linuxOnly || (which('python3') ? false : 'python3 missing');
 /** The interpreter itself, not a version manager's shim that takes a second to start it. */
-const PYTHON = skip
-  ? 'python3'
-  : execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
-      encoding: 'utf8',
-    }).trim();
+const PYTHON = skip ? 'python3' : python();
 /** Two hoppers that give up by themselves after 10 s, so a failed run leaves nothing for long. */
 const HOPPER = `${PYTHON} ${join(FIXTURES, 'hopper.py')} ${process.env.HOPPERS ?? 2} 10`;
 const TRIALS = 5;
@@ -65,7 +63,7 @@ describe('processes that hop between process groups', { skip }, () => {
   });
 });
 
-const TRIGGERS: [string, (server: RawServer) => void][] = [
+const TRIGGERS: [string, (server: RawRpcServer) => void][] = [
   ['stdin EOF', (s) => s.child.stdin.end()],
   ['SIGTERM', (s) => s.child.kill('SIGTERM')],
   ['SIGHUP', (s) => s.child.kill('SIGHUP')],
@@ -74,15 +72,11 @@ const TRIGGERS: [string, (server: RawServer) => void][] = [
 describe('shutdown with processes that hop between process groups', { skip }, () => {
   for (const [name, trigger] of TRIGGERS) {
     it(`on ${name}: nothing of the session is left once the server has exited`, async () => {
-      const server = await startRawServer();
-      await server.request('tools/call', {
-        name: 'terminal_start',
-        arguments: { command: HOPPER, login: false, settleMs: 300 },
-      });
-      const listed = (await server.request('tools/call', {
-        name: 'terminal_list',
-        arguments: {},
-      })) as { structuredContent: { sessions: { pid: number }[] } };
+      const server = await startRawRpcServer();
+      await server.tool('terminal_start', { command: HOPPER, login: false, settleMs: 300 });
+      const listed = (await server.tool('terminal_list')) as {
+        structuredContent: { sessions: { pid: number }[] };
+      };
       const sid = listed.structuredContent.sessions[0]?.pid as number;
       await waitHopping(sid);
       const since = performance.now();

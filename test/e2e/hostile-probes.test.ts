@@ -8,9 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, ROOT, screenText, startServer } from '../helpers/mcp-harness.js';
+import { ROOT } from '../helpers/paths.js';
 import { documentedProbes, type ProbeRow, UNANSWERED_PROBES } from '../helpers/probe-table.js';
-import { fixtureCommand, needsPython, pollUntil } from '../helpers/stress.js';
+import { fixtureCommand, needsPython } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { BUSY_POLL, screenText } from '../helpers/tool-calls.js';
 
 describe('probe replies', { skip: needsPython }, () => {
   const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -27,7 +29,7 @@ describe('probe replies', { skip: needsPython }, () => {
     const command = fixtureCommand('replies.py', join(dir, 'probes.json'), out, '1.5');
     const { id } = await h.start({ command, login: false, cols: 80, rows: 24, settleMs: 0 });
     // While it listens for stray bytes: a resize and snapshots must not write to the terminal.
-    await pollUntil(h, id, (s) => /LINGER/.test(screenText(s)), 30_000);
+    await h.waitFor(id, (s) => /LINGER/.test(screenText(s)), 30_000, BUSY_POLL);
     await h.call('terminal_resize', { sessionId: id, cols: 100, rows: 30 });
     await h.snapshot(id, { scrollbackLines: 10 });
     await h.waitFor(id, (s) => s.status === 'exited', 20_000);

@@ -5,18 +5,13 @@
  * replies: hostile-probes.test.ts.)
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { readlinkSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import {
-  type Harness,
-  type Snapshot,
-  type Structured,
-  screenText,
-  startServer,
-} from '../helpers/mcp-harness.js';
-import { type RawServer, startRawServer } from '../helpers/raw-server.js';
-import { fixtureCommand, needsPython, python } from '../helpers/stress.js';
+import { childPids } from '../helpers/processes.js';
+import { fixtureCommand, needsPython, python } from '../helpers/programs.js';
+import { type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { type Snapshot, type Structured, screenText } from '../helpers/tool-calls.js';
 
 /** Code points spec/tools.md says never reach a reader raw, as inclusive ranges. */
 const HIDDEN_RANGES: [number, number][] = [
@@ -124,29 +119,12 @@ describe('hostile output', { skip: needsPython }, () => {
   });
 });
 
-/** Pids whose parent is `pid` (Linux). */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(join('/proc', entry, 'stat'), 'latin1');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) {
-        children.push(Number(entry));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return children;
-}
-
-async function callRaw(server: RawServer, name: string, args: Record<string, unknown> = {}) {
-  const result = await server.request('tools/call', { name, arguments: args });
+async function callRaw(server: RawRpcServer, name: string, args: Record<string, unknown> = {}) {
+  const result = await server.tool(name, args);
   return result.structuredContent as Structured;
 }
 
-async function waitRaw(server: RawServer, id: string, until: (s: Snapshot) => boolean) {
+async function waitRaw(server: RawRpcServer, id: string, until: (s: Snapshot) => boolean) {
   for (let i = 0; i < 100; i++) {
     const s = (await callRaw(server, 'terminal_snapshot', { sessionId: id, settleMs: 50 }))
       .snapshot as Snapshot;
@@ -156,7 +134,7 @@ async function waitRaw(server: RawServer, id: string, until: (s: Snapshot) => bo
 }
 
 /** What a fresh session sees of the server's environment and directory, as one hash. */
-async function inheritedState(server: RawServer): Promise<string> {
+async function inheritedState(server: RawRpcServer): Promise<string> {
   const command = 'env | sort | sha256sum; pwd';
   const started = await callRaw(server, 'terminal_start', { command, login: false });
   const id = started.sessionId as string;
@@ -169,7 +147,7 @@ describe('host side effects', {
   skip: process.platform === 'linux' ? needsPython : 'reads /proc',
 }, () => {
   it('lets no clipboard, title, hyperlink, notification or passthrough sequence reach the host', async () => {
-    const server = await startRawServer();
+    const server = await startRawRpcServer();
     const pid = server.child.pid as number;
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
@@ -184,7 +162,7 @@ describe('host side effects', {
     const s = await waitRaw(server, id, (x) => /END/.test(screenText(x)));
     assert.deepEqual(s.screen.slice(0, 2), ['click me', 'END']);
     const leader = (await callRaw(server, 'terminal_list')).sessions?.[0]?.pid;
-    assert.deepEqual(childrenOf(pid), [leader], 'no clipboard or notification helper was run');
+    assert.deepEqual(childPids(pid), [leader], 'no clipboard or notification helper was run');
     assert.equal(await inheritedState(server), inherited, 'environment and directory unchanged');
     assert.equal(readlinkSync(`/proc/${pid}/cwd`), cwd);
     await callRaw(server, 'terminal_close', { sessionId: id });

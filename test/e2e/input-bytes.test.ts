@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FIXTURES, type Harness, startServer, which } from '../helpers/mcp-harness.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { which } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
 
 type Action = Record<string, unknown>;
 type Case = [name: string, actions: Action[], hex: string];

@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { sleep } from '../helpers/mcp-harness.js';
-import { type RpcReply, type RpcServer, startRpcServer } from '../helpers/rpc-server.js';
-import { cpuTicks, rssKiB } from '../helpers/stress.js';
+import { cpuTicks, rssKiB } from '../helpers/processes.js';
+import { type RawRpcServer, type RpcReply, startRawRpcServer } from '../helpers/raw-rpc.js';
+import { sleep } from '../helpers/wait.js';
 
 const MiB = 1024 * 1024;
 /** Snapshot requests a stalled client sends; each reply is ~2.2 MB. */
@@ -24,7 +24,7 @@ interface WireReply {
 }
 
 /** Replies that answered no request of the helper's own (raw lines' replies), parsed. */
-function strayReplies(server: RpcServer): WireReply[] {
+function strayReplies(server: RawRpcServer): WireReply[] {
   return server.strays().map((line) => JSON.parse(line) as WireReply);
 }
 
@@ -54,7 +54,7 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 
 /** Waits until `count` stray replies satisfy `match`; fails after `ms`. */
 async function strayCount(
-  server: RpcServer,
+  server: RawRpcServer,
   match: (reply: WireReply) => boolean,
   count: number,
   ms = 5000,
@@ -72,7 +72,7 @@ async function strayCount(
   }
 }
 
-async function startCat(server: RpcServer): Promise<string> {
+async function startCat(server: RawRpcServer): Promise<string> {
   const start = await server.tool('terminal_start', {
     command: 'cat',
     shell: '/bin/sh',
@@ -84,9 +84,9 @@ async function startCat(server: RpcServer): Promise<string> {
 
 describe('stdio JSON-RPC', () => {
   // A server each: one test's failure (the server gone) must not decide the next one's.
-  let server: RpcServer;
+  let server: RawRpcServer;
   beforeEach(async () => {
-    server = await startRpcServer();
+    server = await startRawRpcServer();
   });
   afterEach(() => server.stop());
 
@@ -266,9 +266,9 @@ describe('stdio JSON-RPC', () => {
 });
 
 describe('stdio JSON-RPC with a client that stops reading (issue 10)', () => {
-  let server: RpcServer;
+  let server: RawRpcServer;
   before(async () => {
-    server = await startRpcServer();
+    server = await startRawRpcServer();
   });
   after(() => server.stop());
 

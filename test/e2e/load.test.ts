@@ -5,15 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, type Snapshot, startServer } from '../helpers/mcp-harness.js';
-import {
-  fixtureCommand,
-  lastNonBlank,
-  needsPython,
-  percentile,
-  rssKiB,
-  timed,
-} from '../helpers/stress.js';
+import { rssKiB } from '../helpers/processes.js';
+import { fixtureCommand, needsPython } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { lastNonBlank, percentile, timed } from '../helpers/stress.js';
+import type { Snapshot } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
 const SESSIONS = 8;
 /** Seconds each session prints; scripts/soak.mjs raises it. */
@@ -66,7 +63,7 @@ describe('load', { skip: needsPython, timeout: (SECONDS + 120) * 1000 }, () => {
         assert.equal(value.isError, false, value.text);
         times.push(ms);
         running = value.data.sessions?.filter((s) => s.status === 'running').length ?? 0;
-        await new Promise((r) => setTimeout(r, 10));
+        await sleep(10);
       }
     } finally {
       clearInterval(sampler);

@@ -4,17 +4,14 @@
  * output (libuv before 1.52); 200 runs of each shape must lose nothing.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, type Snapshot, screenText, startServer } from '../helpers/mcp-harness.js';
+import { python } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { type Snapshot, screenText } from '../helpers/tool-calls.js';
 
 const RUNS = 200;
 
-function python(): string {
-  return execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
-    encoding: 'utf8',
-  }).trim();
-}
 const PARALLEL = 4;
 
 async function runMany(

@@ -9,8 +9,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, sleep, startServer } from '../helpers/mcp-harness.js';
-import { fixtureCommand, needsPython, rssKiB } from '../helpers/stress.js';
+import { rssKiB } from '../helpers/processes.js';
+import { fixtureCommand, needsPython } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { sleep } from '../helpers/wait.js';
 
 /** Peak resident memory allowed (an idle server holds about 60 MiB, 12 MB of plain text ~85). */
 const PEAK_RSS_MIB = 150;

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sleep } from '../helpers/mcp-harness.js';
-import { type RawServer, startRawServer } from '../helpers/raw-server.js';
+import { type RawRpcServer, startRawRpcServer, type ToolResult } from '../helpers/raw-rpc.js';
+import { sleep } from '../helpers/wait.js';
 
 const EVIL = '(a+)+$';
 const ROW = `${'a'.repeat(40)}!`;
@@ -16,14 +16,9 @@ const LIST_BOUND_MS = 200;
 /** The pathological call must end this soon: the 1 s budget, a worker start and slack for load. */
 const CALL_BOUND_MS = 4000;
 
-type ToolResult = {
-  isError?: boolean;
-  structuredContent?: { error?: { code: string }; sessions?: unknown[] };
-};
-
 /** Resolves with the result and how long it took, or with undefined after `boundMs`. */
 async function timed(
-  promise: Promise<Record<string, unknown>>,
+  promise: Promise<ToolResult>,
   boundMs: number,
 ): Promise<{ result: ToolResult; ms: number } | undefined> {
   const started = performance.now();
@@ -31,10 +26,7 @@ async function timed(
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), boundMs);
   });
-  const answer = promise.then((result) => ({
-    result: result as ToolResult,
-    ms: performance.now() - started,
-  }));
+  const answer = promise.then((result) => ({ result, ms: performance.now() - started }));
   try {
     return await Promise.race([answer, late]);
   } finally {
@@ -42,11 +34,11 @@ async function timed(
   }
 }
 
-function call(server: RawServer, name: string, args: Record<string, unknown>) {
-  return server.request('tools/call', { name, arguments: args });
+function call(server: RawRpcServer, name: string, args: Record<string, unknown>) {
+  return server.tool(name, args);
 }
 
-async function startRowSession(server: RawServer): Promise<string> {
+async function startRowSession(server: RawRpcServer): Promise<string> {
   const started = (await call(server, 'terminal_start', {
     command: `printf '%s\\n' '${ROW}'; exec sleep 600`,
     login: false,
@@ -62,8 +54,8 @@ async function startRowSession(server: RawServer): Promise<string> {
 
 /** A pathological call in flight, then terminal_list 30 ms later: list fast, call bounded. */
 async function assertDoesNotStall(
-  server: RawServer,
-  pathological: Promise<Record<string, unknown>>,
+  server: RawRpcServer,
+  pathological: Promise<ToolResult>,
 ): Promise<void> {
   const pending = timed(pathological, CALL_BOUND_MS);
   await sleep(30);
@@ -77,10 +69,10 @@ async function assertDoesNotStall(
 }
 
 describe('a catastrophically backtracking pattern', () => {
-  let server: RawServer;
+  let server: RawRpcServer;
   let sessionId: string;
   before(async () => {
-    server = await startRawServer();
+    server = await startRawRpcServer();
     sessionId = await startRowSession(server);
   });
   after(() => {
@@ -105,18 +97,10 @@ describe('a catastrophically backtracking pattern', () => {
   });
 
   it('in a cancelled wait leaves the session usable at once', async () => {
-    const id = 9001;
-    server.child.stdin.write(
-      `${JSON.stringify({
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: {
-          name: 'terminal_input',
-          arguments: { sessionId, actions: [{ type: 'wait', pattern: EVIL, timeoutMs: 10_000 }] },
-        },
-      })}\n`,
-    );
+    const { id } = server.send('tools/call', {
+      name: 'terminal_input',
+      arguments: { sessionId, actions: [{ type: 'wait', pattern: EVIL, timeoutMs: 10_000 }] },
+    });
     await sleep(50);
     server.notify('notifications/cancelled', { requestId: id, reason: 'test' });
     // The session's queue is free again: a snapshot waits behind nothing.
@@ -162,7 +146,7 @@ describe('shutdown while a pathological pattern is evaluated', () => {
   ];
   for (const [name, args] of calls) {
     it(`on SIGTERM during a ${name}: exits by itself within 1 s`, async () => {
-      const server = await startRawServer();
+      const server = await startRawRpcServer();
       try {
         const sessionId = await startRowSession(server);
         const [tool, toolArgs] = args(sessionId);

@@ -8,22 +8,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  type Harness,
-  type Snapshot,
-  screenText,
-  startServer,
-  which,
-} from '../helpers/mcp-harness.js';
+import { python, which } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { type Snapshot, screenText } from '../helpers/tool-calls.js';
 
 const missing = (program: string) => (which(program) ? false : `${program} is not installed`);
 
-/** The interpreter itself: version-manager shims wrap it in a shell that dies of Ctrl+C. */
-function python(): string {
-  return execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
-    encoding: 'utf8',
-  }).trim();
-}
 const lastLine = (s: Snapshot) => screenText(s).split('\n').at(-1) ?? '';
 
 describe('interactive programs', () => {

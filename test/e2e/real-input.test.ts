@@ -8,14 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  FIXTURES,
-  type Harness,
-  screenText,
-  sleep,
-  startServer,
-  which,
-} from '../helpers/mcp-harness.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { which } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { screenText } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
 const missing = (p: string) => (which(p) ? false : `${p} is not installed`);
 

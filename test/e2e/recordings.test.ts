@@ -21,14 +21,10 @@ import {
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  FIXTURES,
-  type Harness,
-  SERVER,
-  startServer,
-  type ToolReply,
-  which,
-} from '../helpers/mcp-harness.js';
+import { FIXTURES, SERVER } from '../helpers/paths.js';
+import { which } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import type { ToolReply } from '../helpers/tool-calls.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 const octal = (mode: number) => `0${mode.toString(8)}`;

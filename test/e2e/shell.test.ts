@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, screenText, startServer } from '../helpers/mcp-harness.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { screenText } from '../helpers/tool-calls.js';
 
 describe('shell', () => {
   let h: Harness;

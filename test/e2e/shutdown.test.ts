@@ -4,21 +4,20 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isAlive, sleep } from '../helpers/mcp-harness.js';
-import { type RawServer, startRawServer } from '../helpers/raw-server.js';
+import { isAlive } from '../helpers/processes.js';
+import { type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
+import { sleep } from '../helpers/wait.js';
 
 /** Starts two sessions, one of them ignoring hangup, and returns every pid they run. */
-async function startSessions(server: RawServer): Promise<number[]> {
+async function startSessions(server: RawRpcServer): Promise<number[]> {
   const pids: number[] = [];
   for (const command of ['sleep 600', `trap '' HUP INT TERM; sleep 601 & echo $!; wait`]) {
-    const result = (await server.request('tools/call', {
-      name: 'terminal_start',
-      arguments: { command, login: false, settleMs: 300 },
+    const result = (await server.tool('terminal_start', {
+      command,
+      login: false,
+      settleMs: 300,
     })) as { structuredContent: { snapshot: { screen: string[] } } };
-    const listed = (await server.request('tools/call', {
-      name: 'terminal_list',
-      arguments: {},
-    })) as {
+    const listed = (await server.tool('terminal_list')) as {
       structuredContent: { sessions: { pid: number }[] };
     };
     pids.push(...listed.structuredContent.sessions.map((s) => s.pid));
@@ -28,7 +27,7 @@ async function startSessions(server: RawServer): Promise<number[]> {
   return [...new Set(pids)];
 }
 
-const TRIGGERS: [string, (server: RawServer) => void][] = [
+const TRIGGERS: [string, (server: RawRpcServer) => void][] = [
   ['stdin EOF', (s) => s.child.stdin.end()],
   ['SIGINT', (s) => s.child.kill('SIGINT')],
   ['SIGTERM', (s) => s.child.kill('SIGTERM')],
@@ -48,7 +47,7 @@ const TRIGGERS: [string, (server: RawServer) => void][] = [
 describe('shutdown', () => {
   for (const [name, trigger] of TRIGGERS) {
     it(`on ${name}: closes every session and exits within 1 s`, async () => {
-      const server = await startRawServer();
+      const server = await startRawRpcServer();
       const pids = await startSessions(server);
       assert.ok(pids.length >= 3, `sessions started: ${pids}`);
       for (const pid of pids) assert.equal(isAlive(pid), true);

@@ -8,7 +8,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FIXTURES, SERVER, startServer, which } from '../helpers/mcp-harness.js';
+import { FIXTURES, SERVER } from '../helpers/paths.js';
+import { which } from '../helpers/programs.js';
+import { startServer } from '../helpers/server.js';
 
 const run = (...args: string[]) =>
   spawnSync(process.execPath, [SERVER, 'test', ...args], { encoding: 'utf8', timeout: 60_000 });

@@ -5,16 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Harness, type Snapshot, screenText, startServer } from '../helpers/mcp-harness.js';
-import {
-  fixtureCommand,
-  lastNonBlank,
-  listLatencies,
-  needsPython,
-  percentile,
-  pollUntil,
-  timed,
-} from '../helpers/stress.js';
+import { fixtureCommand, needsPython } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { lastNonBlank, listLatencies, percentile, timed } from '../helpers/stress.js';
+import { BUSY_POLL, type Snapshot, screenText } from '../helpers/tool-calls.js';
 
 const torture = (...args: string[]) => fixtureCommand('torture.py', ...args);
 const linux = process.platform === 'linux';
@@ -65,7 +59,12 @@ describe('torture TUI', { skip: needsPython }, () => {
   it('(b) keeps answering and reports consistent frames while the alternate screen redraws every 10 ms', async () => {
     const rows = 12;
     const { id } = await h.start({ command: torture('clock'), login: false, cols: 60, rows });
-    await pollUntil(h, id, (s) => s.buffer === 'alternate' && /^tick \d+$/.test(s.screen[0] ?? ''));
+    await h.waitFor(
+      id,
+      (s) => s.buffer === 'alternate' && /^tick \d+$/.test(s.screen[0] ?? ''),
+      20_000,
+      BUSY_POLL,
+    );
     let lastTick = 0;
     const check = (s: Snapshot) => {
       assert.equal(s.screen.length, rows);
@@ -110,9 +109,9 @@ describe('torture TUI', { skip: needsPython }, () => {
   it('(c) never settles on a frame half-drawn inside a synchronized update', async () => {
     const rows = 10;
     const { id } = await h.start({ command: torture('sync'), login: false, cols: 50, rows });
-    await pollUntil(h, id, (s) => /READY/.test(s.screen[0] ?? ''));
+    await h.waitFor(id, (s) => /READY/.test(s.screen[0] ?? ''), 20_000, BUSY_POLL);
     // The half-drawn frames are really there: a 1 ms deadline catches one, unsettled.
-    const half = await pollUntil(h, id, (s) => /HALF-DRAWN/.test(screenText(s)), 5000, {
+    const half = await h.waitFor(id, (s) => /HALF-DRAWN/.test(screenText(s)), 5000, {
       settleMs: 0,
       settleTimeoutMs: 1,
     });
@@ -216,7 +215,12 @@ describe('torture TUI', { skip: needsPython }, () => {
       rows: 20,
       settleMs: 0,
     });
-    const s = await pollUntil(h, id, (x) => /^DONE \d+$/.test(lastNonBlank(x).text), 30_000);
+    const s = await h.waitFor(
+      id,
+      (x) => /^DONE \d+$/.test(lastNonBlank(x).text),
+      30_000,
+      BUSY_POLL,
+    );
     const last = lastNonBlank(s);
     const n = Number(last.text.slice(5));
     assert.ok(n > 1000, `${n} lines`);

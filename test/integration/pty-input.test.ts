@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LIMITS } from '../../src/config.js';
 import { type PtyHandle, spawnPty } from '../../src/pty/spawn.js';
-import { sleep } from '../helpers/mcp-harness.js';
+import { sleep } from '../helpers/wait.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color' };
 

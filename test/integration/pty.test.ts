@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import { TerminalError } from '../../src/errors.js';
 import { type PtyExit, spawnPty } from '../../src/pty/spawn.js';
 import { defaultTerminateDeps, terminateSession } from '../../src/pty/terminate.js';
-import { isAlive, sleep } from '../helpers/mcp-harness.js';
+import { isAlive } from '../helpers/processes.js';
+import { sleep } from '../helpers/wait.js';
 
 interface Run {
   output: string;

@@ -3,11 +3,11 @@
  * the process's memory supplied by the test; and the probe against real programs on Linux.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { createInputWaitProbe, isTerminalWait, SYSCALLS } from '../../../src/pty/input-wait.js';
 import { spawnPty } from '../../../src/pty/spawn.js';
-import { sleep } from '../../helpers/mcp-harness.js';
+import { python } from '../../helpers/programs.js';
+import { sleep } from '../../helpers/wait.js';
 
 const TTY = '/dev/pts/7';
 const x64 = SYSCALLS.x64 as NonNullable<(typeof SYSCALLS)['x64']>;
@@ -73,11 +73,6 @@ describe('isTerminalWait', () => {
 describe('input-wait probe on real programs', {
   skip: process.platform !== 'linux' && 'Linux only',
 }, () => {
-  const python = () =>
-    execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
-      encoding: 'utf8',
-    }).trim();
-
   async function probeOf(file: string, args: string[]) {
     const pty = spawnPty(
       {

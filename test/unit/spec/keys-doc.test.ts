@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { encodeKey, type KeyModes, LEGACY_MODES } from '../../../src/input/encode-key.js';
 import type { KeyPress } from '../../../src/input/keys.js';
-import { ROOT } from '../../helpers/mcp-harness.js';
+import { ROOT } from '../../helpers/paths.js';
 
 const COLUMN_MODES: Record<string, KeyModes> = {
   legacy: LEGACY_MODES,

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { findComposites, toJsonSchema } from '../../../src/tools/json-schema.js';
 import { generateToolList } from '../../../src/tools/tool-list.js';
-import { TOOL_NAMES } from '../../helpers/mcp-harness.js';
+import { TOOL_NAMES } from '../../helpers/tool-calls.js';
 
 type Node = Record<string, unknown>;
 

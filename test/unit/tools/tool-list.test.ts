@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { generateToolList, listTools } from '../../../src/tools/tool-list.js';
-import { ROOT } from '../../helpers/mcp-harness.js';
+import { ROOT } from '../../helpers/paths.js';
 
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 

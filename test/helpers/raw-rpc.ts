@@ -1,11 +1,12 @@
 /**
- * The built server as a bare child process speaking newline-delimited JSON-RPC, keeping every
- * reply whole (result or JSON-RPC error) with its round-trip time, for tests that judge replies
- * to arbitrary requests, cancel requests by id, or watch the process itself. raw-server.ts is
- * the smaller variant that only resolves results.
+ * The built server as a bare child process speaking newline-delimited JSON-RPC, without the SDK:
+ * every reply comes whole (result or JSON-RPC error) with its round-trip time, for tests that
+ * judge replies to arbitrary requests, cancel requests by id, or need the process itself (its
+ * signals, its stdio pipes, its exit). The child's streams stay Buffer streams for other readers.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { SERVER } from './mcp-harness.js';
+import { StringDecoder } from 'node:string_decoder';
+import { SERVER } from './paths.js';
 
 export interface RpcReply {
   readonly id: number;
@@ -29,7 +30,7 @@ export interface Pending {
   readonly reply: Promise<RpcReply>;
 }
 
-export interface RpcServer {
+export interface RawRpcServer {
   readonly child: ChildProcessWithoutNullStreams;
   readonly pid: number;
   /** Sends a request; its reply comes whole, whether a result or a JSON-RPC error. Rejects
@@ -55,7 +56,8 @@ export interface RpcServer {
   stop(): Promise<void>;
 }
 
-export async function startRpcServer(args: string[] = []): Promise<RpcServer> {
+/** Starts dist/main.js with `args` and completes the initialize handshake. */
+export async function startRawRpcServer(args: string[] = []): Promise<RawRpcServer> {
   const child = spawn(process.execPath, [SERVER, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   const waiting = new Map<
     number,
@@ -65,15 +67,16 @@ export async function startRpcServer(args: string[] = []): Promise<RpcServer> {
   let stderr = '';
   let buffer = '';
   let nextId = 1;
-  child.stderr.setEncoding('utf8');
-  child.stdout.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    stderr += chunk;
+  // Decoded here rather than with setEncoding, so other listeners still receive the raw bytes.
+  const stderrText = new StringDecoder('utf8');
+  const stdoutText = new StringDecoder('utf8');
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += stderrText.write(chunk);
   });
-  child.stdout.on('data', (chunk: string) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     // Searches only the new text, so multi-megabyte replies split cheaply.
     let from = buffer.length;
-    buffer += chunk;
+    buffer += stdoutText.write(chunk);
     for (let nl = buffer.indexOf('\n', from); nl !== -1; nl = buffer.indexOf('\n', from)) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
@@ -132,7 +135,7 @@ export async function startRpcServer(args: string[] = []): Promise<RpcServer> {
   };
   const send = (method: string, params: unknown = {}): Pending =>
     sendJson(method, JSON.stringify(params));
-  const server: RpcServer = {
+  const server: RawRpcServer = {
     child,
     pid: child.pid as number,
     send,
@@ -166,7 +169,7 @@ export async function startRpcServer(args: string[] = []): Promise<RpcServer> {
   const init = await server.request('initialize', {
     protocolVersion: '2025-06-18',
     capabilities: {},
-    clientInfo: { name: 'rpc-test', version: '1' },
+    clientInfo: { name: 'raw-rpc-test', version: '1' },
   });
   if (init.error) throw new Error(`initialize failed: ${init.error.message}`);
   server.notify('notifications/initialized');

@@ -1,0 +1,88 @@
+/**
+ * What /proc says about processes (Linux): whether one is alive, its children, the processes of a
+ * terminal's session, CPU time and resident memory. The PTY child is a session leader, so its pid is the
+ * session id of everything it started that did not leave with setsid.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sleep } from './wait.js';
+
+/** A node:test `skip` value for tests that read /proc. */
+export const linuxOnly = process.platform === 'linux' ? false : 'reads /proc';
+
+/** The fields of /proc/<pid>/stat after the command name: [0] is the state, [3] the session. */
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(join('/proc', String(pid), 'stat'), 'latin1');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Whether a process exists and is not a zombie. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const state = statFields(pid)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+/** Pids of every live (non-zombie) process whose session id is `sid`. */
+export function sessionPids(sid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = statFields(entry);
+      if (Number(fields[3]) === sid && fields[0] !== 'Z') pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Pids of the processes whose parent is `pid`, zombies included. */
+export function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(statFields(entry)[1]) === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+/** Waits until none of `pids` is alive; returns those still alive at the deadline. */
+export async function waitGone(pids: readonly number[], timeoutMs = 2000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let alive = pids.filter(isAlive);
+  while (alive.length > 0 && Date.now() < deadline) {
+    await sleep(20);
+    alive = alive.filter(isAlive);
+  }
+  return alive;
+}
+
+/** User plus system CPU time of `pid`, in clock ticks of 1/100 s. */
+export function cpuTicks(pid: number): number {
+  const fields = statFields(pid);
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Resident set size of `pid` in KiB, or undefined where /proc is absent. */
+export function rssKiB(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,15 @@
+/** Pausing and polling in tests. Waiting for a screen is tool-calls.ts's waitFor. */
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Polls `check` every 10 ms until it returns true; throws naming `what` after `timeoutMs`. */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await sleep(10);
+  }
+}
