@@ -124,6 +124,8 @@ export class MatchPool {
       if (!slot) break;
       const job = this._queue.shift() as Job;
       slot.job = job;
+      // A search in flight keeps the process alive; an idle worker does not.
+      slot.worker.ref();
       if (slot.isOnline) this._startBudget(slot);
       slot.worker.postMessage(job.request);
     }
@@ -142,8 +144,6 @@ export class MatchPool {
       stdout: false,
       stderr: false,
     });
-    // An idle worker must not keep the process alive.
-    worker.unref();
     const slot: Slot = { worker, job: undefined, timer: undefined, isOnline: false };
     worker.once('online', () => {
       slot.isOnline = true;
@@ -151,6 +151,9 @@ export class MatchPool {
     });
     worker.on('message', (reply: { hits?: TextHit[]; error?: string }) => this._reply(slot, reply));
     worker.on('error', (err) => this._fail(slot, err));
+    // An idle worker must not keep the process alive; after the listeners, since adding a
+    // 'message' listener refs the worker again.
+    worker.unref();
     this._slots.push(slot);
     return slot;
   }
@@ -164,6 +167,7 @@ export class MatchPool {
     clearTimeout(slot.timer);
     slot.job = undefined;
     slot.timer = undefined;
+    slot.worker.unref();
     if (job) {
       if (reply.hits) this._settle(job, reply.hits);
       else this._settle(job, patternError(job.request, reply.error ?? 'unknown error'));

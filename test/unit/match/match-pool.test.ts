@@ -125,3 +125,29 @@ describe('MatchPool', () => {
     assert.equal(closing.workerCount, 0);
   });
 });
+
+describe('MatchPool and process exit', () => {
+  it('an idle pool does not keep the process alive', async () => {
+    // A child process that searches once and never closes the pool must still exit by itself.
+    const { spawnSync } = await import('node:child_process');
+    const pool = new URL('../../../src/match/match-pool.js', import.meta.url).href;
+    const query = new URL('../../../src/text-query.js', import.meta.url).href;
+    const script = `
+      const { MatchPool } = await import(${JSON.stringify(pool)});
+      const { compileQuery } = await import(${JSON.stringify(query)});
+      const hits = await new MatchPool().search(compileQuery({ text: 'b' }), ['abc'], { limit: 1 });
+      console.log(hits.length);
+    `;
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'agent-tty-pool-'));
+    const file = join(dir, 'search-once.mjs');
+    writeFileSync(file, script);
+    const result = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 10_000 });
+    rmSync(dir, { recursive: true, force: true });
+    assert.equal(result.signal, null, 'the process had to be killed: a worker kept it alive');
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout.trim(), '1');
+  });
+});
