@@ -5,19 +5,18 @@
  */
 import { PACKAGE } from '../version.js';
 import { fingerprintScreen } from './fingerprint.js';
-import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
-import { installProbeReplies } from './probe-replies.js';
+import { extractScreen, type ScreenGrid } from './grid.js';
 import {
   extractCells,
   extractHistory,
   extractHistorySince,
   extractRowText,
-  extractScreen,
   type History,
   type HistorySlice,
   type RowText,
-  type ScreenGrid,
-} from './snapshot.js';
+} from './lines.js';
+import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
+import { installProbeReplies } from './probe-replies.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe } from './text-safety.js';
 import {

@@ -11,9 +11,10 @@ import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js'
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
 import type { Match } from '../screen/find.js';
+import type { ScreenGrid } from '../screen/grid.js';
+import type { History, HistorySlice, RowText } from '../screen/lines.js';
 import { Screen } from '../screen/screen.js';
 import { type SettleResult, type SettleSource, waitForSettle } from '../screen/settle.js';
-import type { History, HistorySlice, RowText, ScreenGrid } from '../screen/snapshot.js';
 import type { MouseEncoding, MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';

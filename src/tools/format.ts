@@ -4,7 +4,7 @@
  * (`row: start-end=sN`, sN being styles[N]) with their legend; a screen with more styling than a
  * reader could use gets a one-line summary instead. Pure.
  */
-import type { Style } from '../screen/snapshot.js';
+import type { Style } from '../screen/style.js';
 import type { BatchProgress } from '../session/run-batch.js';
 import type { SessionInfo, Snapshot } from '../session/session.js';
 
