@@ -4,7 +4,8 @@
  * Every reader goes through readCells, so concealed cells, wide characters cut by an edge and
  * unsafe characters read the same everywhere.
  */
-import { makeTextSafe } from './text-safety.js';
+import { MAX_CELL_UNITS } from './output-filter.js';
+import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
 import type { IBufferCell, IBufferLine, Terminal } from './xterm.js';
 
 export interface History {
@@ -31,15 +32,12 @@ export interface RowText {
   readonly columns: readonly number[];
 }
 
-/** Most UTF-16 units shown for one cell: a cell can collect unbounded combining marks. */
-export const MAX_CELL_UNITS = 32;
-
-/** A cell's characters, cut after MAX_CELL_UNITS without splitting a surrogate pair. */
+/**
+ * A cell's characters, cut after MAX_CELL_UNITS without splitting a surrogate pair: a cell can
+ * collect unbounded combining marks.
+ */
 export function cellChars(cell: IBufferCell): string {
-  const chars = cell.getChars();
-  if (chars.length <= MAX_CELL_UNITS) return chars;
-  const code = chars.charCodeAt(MAX_CELL_UNITS - 1);
-  return chars.slice(0, code >= 0xd800 && code <= 0xdbff ? MAX_CELL_UNITS - 1 : MAX_CELL_UNITS);
+  return truncateCodeUnits(cell.getChars(), MAX_CELL_UNITS);
 }
 
 /**
