@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parseProcStat } from '../../src/pty/proc-stat.js';
 import {
   type Harness,
   type Snapshot,
@@ -130,8 +131,8 @@ function childrenOf(pid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(join('/proc', entry, 'stat'), 'latin1');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) {
+      const stat = parseProcStat(readFileSync(join('/proc', entry, 'stat'), 'latin1'));
+      if (stat?.ppid === pid) {
         children.push(Number(entry));
       }
     } catch {

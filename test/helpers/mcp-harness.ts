@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { parseProcStat } from '../../src/pty/proc-stat.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SERVER = resolve(ROOT, 'dist/main.js');
@@ -180,8 +181,7 @@ export function isAlive(pid: number): boolean {
     return false;
   }
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    const state = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'))?.state;
     return state !== 'Z' && state !== 'X';
   } catch {
     return process.platform !== 'linux';

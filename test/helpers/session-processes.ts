@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseProcStat } from '../../src/pty/proc-stat.js';
 import { isAlive, sleep } from './mcp-harness.js';
 
 /** Pids of every live (non-zombie) process whose session id is `sid`. */
@@ -13,9 +14,8 @@ export function sessionPids(sid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(join('/proc', entry, 'stat'), 'latin1');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[3]) === sid && fields[0] !== 'Z') pids.push(Number(entry));
+      const stat = parseProcStat(readFileSync(join('/proc', entry, 'stat'), 'latin1'));
+      if (stat && stat.session === sid && stat.state !== 'Z') pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseProcStat } from '../../src/pty/proc-stat.js';
 import { FIXTURES, type Harness, type Snapshot, which } from './mcp-harness.js';
 
 /** The interpreter itself: version-manager shims wrap it in a shell. */
@@ -39,9 +40,8 @@ export function percentile(values: readonly number[], p: number): number {
 
 /** User plus system CPU time of `pid`, in clock ticks of 1/100 s (Linux). */
 export function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
+  const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  return stat ? stat.utime + stat.stime : Number.NaN;
 }
 
 /** Resident set size of `pid` in KiB (Linux), or undefined where /proc is absent. */
