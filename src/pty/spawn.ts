@@ -68,6 +68,15 @@ export interface PtyHandle {
 /** How often the program's pid is checked for exit. */
 const EXIT_POLL_MS = 8;
 
+/**
+ * Start-up check of the native module: importing this module loads node-pty, so a broken install
+ * rejects that import (with node-pty's own error); this only confirms what loaded. Callers import
+ * this module lazily, which loads no emulator code.
+ */
+export function checkNativePty(): void {
+  if (typeof nodePty.spawn !== 'function') throw new Error('node-pty exports no spawn()');
+}
+
 export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   checkSpawnable(options.file, options.cwd, options.env);
   const helperProblem = ensureSpawnHelper();
