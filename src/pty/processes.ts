@@ -153,19 +153,14 @@ export function scanSessionSync(sid: number, ttyPath: string, visit?: ScanVisito
     : parsePsSession(psListSync(), sid, ttyPath, visit);
 }
 
-export const psProcessTable: ProcessTable = {
-  async scan(sid, ttyPath, visit) {
-    return parsePsSession(await psList(), sid, ttyPath, visit);
-  },
-  isAlive(pid) {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  },
-};
-
-export const defaultProcessTable: ProcessTable =
-  process.platform === 'linux' ? linuxProcessTable : psProcessTable;
+/**
+ * The session's processes from one `ps` listing (macOS). Its process table, which also needs a
+ * liveness probe by signal, is put together in terminate.ts, the one place that signals.
+ */
+export async function scanPs(
+  sid: number,
+  ttyPath: string,
+  visit?: ScanVisitor,
+): Promise<SessionScan> {
+  return parsePsSession(await psList(), sid, ttyPath, visit);
+}

@@ -14,6 +14,7 @@ import { InputWriter, type TerminalFd } from './input-writer.js';
 import { OutputBarrier } from './output-barrier.js';
 import { ensureSpawnHelper } from './spawn-helper.js';
 import { checkSpawnable } from './spawnable.js';
+import { isProcessAlive } from './terminate.js';
 
 export interface SpawnOptions {
   readonly file: string;
@@ -220,13 +221,7 @@ class NodePtyHandle implements PtyHandle {
 
   /** Notices the program's exit without waiting for node-pty, which learns of it late. */
   private _checkLeader(): void {
-    if (this._leaderGone || this._exited) return;
-    try {
-      process.kill(this.pid, 0);
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EPERM') return;
-    }
+    if (this._leaderGone || this._exited || isProcessAlive(this.pid)) return;
     this._leaderGone = true;
     clearInterval(this._poll);
     if (this._paused) this._pty.resume();
