@@ -218,7 +218,7 @@ async function normalLoads() {
 
   // 5. Snapshot: extraction time and result size of a 200x50 screen, every cell its own style.
   const { createTerminal } = await import('../build/src/screen/xterm.js');
-  const { extractScreen } = await import('../build/src/screen/snapshot.js');
+  const { extractScreen } = await import('../build/src/screen/grid.js');
   const term = createTerminal({ cols: 200, rows: 50, scrollback: 2000 });
   await new Promise((r) => term.write(styledFrames(200, 50, 1), r));
   for (let i = 0; i < 20; i++) extractScreen(term);

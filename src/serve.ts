@@ -25,7 +25,9 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
   // so the handshake is answered without them.
   let runtime: Promise<SessionFactory> | undefined;
   const loadRuntime = () => {
-    runtime ??= import('./runtime.js').then((m) => m.createSessionFactory(config, logger));
+    runtime ??= import('./session/session-factory.js').then((m) =>
+      m.createSessionFactory(config, logger),
+    );
     return runtime;
   };
   const registry = new SessionRegistry(
@@ -97,13 +99,15 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
   // Check node-pty now (a native module: a broken install should fail at once, in one line),
   // and warm the rest when the client is likely done with its handshake.
   setImmediate(() => {
-    import('node-pty').catch((err: unknown) => {
-      const reason = (err as Error).message.split('\n')[0];
-      process.stderr.write(
-        `agent-tty: node-pty could not be loaded (${reason}); reinstall with build tools available: npm install -g --allow-scripts=node-pty agent-tty\n`,
-      );
-      finish(1);
-    });
+    import('./pty/spawn.js')
+      .then((pty) => pty.checkNativePty())
+      .catch((err: unknown) => {
+        const reason = (err as Error).message.split('\n')[0];
+        process.stderr.write(
+          `agent-tty: node-pty could not be loaded (${reason}); reinstall with build tools available: npm install -g --allow-scripts=node-pty agent-tty\n`,
+        );
+        finish(1);
+      });
   });
   setTimeout(() => void loadRuntime().catch(() => undefined), WARM_UP_DELAY_MS).unref();
   return finished;

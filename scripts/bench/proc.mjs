@@ -2,6 +2,7 @@
 // time, for the hostile loads. Elsewhere every figure reads as NaN.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { parseProcStat } from '../../build/src/pty/proc-stat.js';
 
 const TICKS_PER_SECOND = (() => {
   try {
@@ -25,10 +26,8 @@ export function memoryMiB(pid) {
 /** utime + stime of the process, in ms. */
 export function cpuMs(pid) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    return stat ? ((stat.utime + stat.stime) * 1000) / TICKS_PER_SECOND : Number.NaN;
   } catch {
     return Number.NaN;
   }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { extractRowText } from '../screen/snapshot.js';
+import { extractRowText } from '../screen/lines.js';
 import { createTerminal, type Terminal } from '../screen/xterm.js';
 
 /** Input events closer together than this are one burst. */

@@ -9,11 +9,11 @@ import type { Config } from '../config.js';
 import { TerminalError, toTerminalError } from '../errors.js';
 import { silentLogger } from '../log.js';
 import { formatSnapshot } from '../render/format.js';
-import { createSessionFactory } from '../runtime.js';
 import { findInRows } from '../session/find.js';
 import { planLaunch } from '../session/launch.js';
 import { queueInput } from '../session/run-input.js';
 import type { Session } from '../session/session.js';
+import { createSessionFactory } from '../session/session-factory.js';
 import { waitForCondition, waitTimeoutError, waitUntil } from '../session/wait.js';
 import { parseTestScript, type Step, type TestScript } from './test-script.js';
 

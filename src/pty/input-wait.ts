@@ -7,6 +7,7 @@
  * @see spec/tools.md (Settlement: the input-wait signal)
  */
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
+import { type ProcStat, parseProcStat } from './proc-stat.js';
 
 /** Waits with a timeout at least this long count as waiting for input (vim waits 4 s). */
 export const LONG_WAIT_MS = 1000;
@@ -88,10 +89,9 @@ function read(path: string): string | undefined {
   }
 }
 
-function statFields(pid: number | string): string[] | undefined {
+function readStat(pid: number): ProcStat | undefined {
   const text = read(`/proc/${pid}/stat`);
-  if (!text) return undefined;
-  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return text ? parseProcStat(text) : undefined;
 }
 
 /**
@@ -99,19 +99,19 @@ function statFields(pid: number | string): string[] | undefined {
  * descendants in it. Reads each /proc/<pid>/stat once.
  */
 export function foregroundGroup(leaderPid: number): { pid: number; state: string }[] {
-  const stats = new Map<number, string[] | undefined>();
+  const stats = new Map<number, ProcStat | undefined>();
   const stat = (pid: number) => {
-    if (!stats.has(pid)) stats.set(pid, statFields(pid));
+    if (!stats.has(pid)) stats.set(pid, readStat(pid));
     return stats.get(pid);
   };
-  const fields = stat(leaderPid);
-  if (!fields || fields[0] === 'Z') return [];
-  const tpgid = Number(fields[5]);
+  const leader = stat(leaderPid);
+  if (!leader || leader.state === 'Z') return [];
+  const tpgid = leader.tpgid;
   if (!(tpgid > 0)) return [];
   const group = new Map<number, string>();
   const consider = (pid: number) => {
-    const f = stat(pid);
-    if (f && Number(f[2]) === tpgid) group.set(pid, f[0] as string);
+    const s = stat(pid);
+    if (s && s.pgrp === tpgid) group.set(pid, s.state);
   };
   consider(tpgid);
   const queue = [leaderPid];

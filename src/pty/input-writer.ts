@@ -50,7 +50,8 @@ const RETRY_AFTER_PROGRESS_MS = 0;
 const RETRY_MIN_MS = 1;
 const RETRY_MAX_MS = 32;
 
-const NODE_TIMERS: Timers = {
+/** Node timers, unref'd: a pending retry never keeps the process alive. */
+export const NODE_TIMERS: Timers = {
   set: (fn, ms) => {
     const handle = setTimeout(fn, ms);
     handle.unref();

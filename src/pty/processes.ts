@@ -6,6 +6,7 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { parseProcStat } from './proc-stat.js';
 
 export interface ProcessInfo {
   readonly pid: number;
@@ -38,23 +39,6 @@ export interface ProcessTable {
 
 /** How many times one scan lists /proc while new pids keep appearing. */
 const MAX_LISTINGS = 8;
-
-/** Fields of /proc/<pid>/stat after the parenthesised command name, which may itself hold ") ". */
-export function parseProcStat(
-  text: string,
-): { state: string; ppid: number; pgrp: number; session: number; tpgid: number } | undefined {
-  const close = text.lastIndexOf(')');
-  if (close === -1) return undefined;
-  const fields = text.slice(close + 2).split(' ');
-  if (fields.length < 6) return undefined;
-  return {
-    state: fields[0] as string,
-    ppid: Number(fields[1]),
-    pgrp: Number(fields[2]),
-    session: Number(fields[3]),
-    tpgid: Number(fields[5]),
-  };
-}
 
 /** Room for any /proc/<pid>/stat line (its command name is at most 64 bytes). */
 const statBuffer = Buffer.alloc(1024);
@@ -169,19 +153,14 @@ export function scanSessionSync(sid: number, ttyPath: string, visit?: ScanVisito
     : parsePsSession(psListSync(), sid, ttyPath, visit);
 }
 
-export const psProcessTable: ProcessTable = {
-  async scan(sid, ttyPath, visit) {
-    return parsePsSession(await psList(), sid, ttyPath, visit);
-  },
-  isAlive(pid) {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  },
-};
-
-export const defaultProcessTable: ProcessTable =
-  process.platform === 'linux' ? linuxProcessTable : psProcessTable;
+/**
+ * The session's processes from one `ps` listing (macOS). Its process table, which also needs a
+ * liveness probe by signal, is put together in terminate.ts, the one place that signals.
+ */
+export async function scanPs(
+  sid: number,
+  ttyPath: string,
+  visit?: ScanVisitor,
+): Promise<SessionScan> {
+  return parsePsSession(await psList(), sid, ttyPath, visit);
+}

@@ -1,19 +1,20 @@
 /**
- * The PTY: node-pty's adapter, and the only import of node-pty. Delivers every byte a program
- * wrote before its exit is reported (see spec/tools.md, "Nothing printed is lost"): it holds the
- * terminal's slave side open so the master never sees an early hangup, notices the program's
- * exit by polling its pid, then writes a drain marker through the slave and reports the exit only
- * once the marker has come back out of the master.
+ * The PTY: node-pty's adapter, and the only import of node-pty. Spawns the program, passes its
+ * output on, writes input through InputWriter, resizes, pauses and disposes. Every byte a program
+ * wrote before its exit is delivered before the exit is reported (spec/tools.md, "Nothing printed
+ * is lost"): it holds the terminal's slave side open so the master never sees an early hangup,
+ * notices the exit by polling the pid, and leaves the drain to the output barrier (output-barrier.ts).
  */
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import * as nodePty from 'node-pty';
 import { LIMITS } from '../config.js';
 import { TerminalError } from '../errors.js';
-import { createDrainMarker, type DrainMarker } from './drain-marker.js';
 import { InputWriter, type TerminalFd } from './input-writer.js';
+import { OutputBarrier } from './output-barrier.js';
 import { ensureSpawnHelper } from './spawn-helper.js';
 import { checkSpawnable } from './spawnable.js';
+import { isProcessAlive } from './terminate.js';
 
 export interface SpawnOptions {
   readonly file: string;
@@ -67,22 +68,15 @@ export interface PtyHandle {
 
 /** How often the program's pid is checked for exit. */
 const EXIT_POLL_MS = 8;
-/** After the exit, how long to wait for the drain marker before giving up on it. */
-const DRAIN_TIMEOUT_MS = 400;
-/** Default wait for a barrier's marker to come back. */
-const BARRIER_TIMEOUT_MS = 250;
 
-interface PendingMarker {
-  readonly marker: DrainMarker;
-  readonly resolve: (delivered: boolean) => void;
-  timer?: NodeJS.Timeout;
-  /** Bytes of the marker written so far, and the retry while the terminal is full. */
-  written: number;
-  retry?: NodeJS.Timeout | undefined;
+/**
+ * Start-up check of the native module: importing this module loads node-pty, so a broken install
+ * rejects that import (with node-pty's own error); this only confirms what loaded. Callers import
+ * this module lazily, which loads no emulator code.
+ */
+export function checkNativePty(): void {
+  if (typeof nodePty.spawn !== 'function') throw new Error('node-pty exports no spawn()');
 }
-
-/** Retry of a marker write the terminal could not take (its output buffer is full). */
-const MARKER_RETRY_MS = 2;
 
 export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   checkSpawnable(options.file, options.cwd, options.env);
@@ -111,16 +105,11 @@ export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
 class NodePtyHandle implements PtyHandle {
   readonly pid: number;
   readonly ttyPath: string;
-  private _slaveFd: number | undefined;
   private _exited = false;
   private _disposed = false;
   private _paused = false;
   private _leaderGone = false;
-  /** The program is gone and its last output is still being read. */
-  private _draining = false;
-  /** node-pty's destroy of the read stream, held back while draining. */
-  private _heldDestroy: (() => void) | undefined;
-  private _markers: PendingMarker[] = [];
+  private readonly _output: OutputBarrier;
   private readonly _poll: NodeJS.Timeout;
   private readonly _subscriptions: nodePty.IDisposable[];
   private readonly _master: TerminalFd;
@@ -133,7 +122,11 @@ class NodePtyHandle implements PtyHandle {
   ) {
     this.pid = _pty.pid;
     this.ttyPath = (_pty as unknown as { ptsName?: string }).ptsName ?? '';
-    this._slaveFd = openSlave(this.ttyPath);
+    this._output = new OutputBarrier(openSlave(this.ttyPath), {
+      write: writeSync,
+      close: closeSync,
+      deliver: (chunk) => this._events.onData(chunk),
+    });
     this._master = masterOf(_pty);
     this._writer = new InputWriter(this._master, {
       limitBytes: options.inputLimitBytes ?? LIMITS.maxPendingInputBytes,
@@ -189,16 +182,17 @@ class NodePtyHandle implements PtyHandle {
     this._pty.resume();
   }
 
+  barrier(timeoutMs?: number): Promise<boolean> {
+    if (this._exited || this._disposed) return Promise.resolve(false);
+    return this._output.barrier(timeoutMs);
+  }
+
   dispose(): void {
     if (this._disposed) return;
     this._disposed = true;
     this._stopTimers();
     this._writer.close();
-    for (const pending of [...this._markers]) this._settleMarker(pending, false);
-    this._closeSlave();
-    const held = this._heldDestroy;
-    this._heldDestroy = undefined;
-    held?.();
+    this._output.dispose();
     for (const s of this._subscriptions) s.dispose();
     if (!this._exited) {
       (this._pty as unknown as { destroy?: () => void }).destroy?.();
@@ -207,67 +201,7 @@ class NodePtyHandle implements PtyHandle {
 
   private _onData(chunk: Uint8Array): void {
     if (this._disposed || this._exited) return;
-    let rest = chunk;
-    while (rest.length > 0) {
-      const head = this._markers[0];
-      if (!head) {
-        this._events.onData(rest);
-        return;
-      }
-      const scan = head.marker.scan(rest);
-      for (const piece of scan.before) this._events.onData(piece);
-      if (!scan.found) return;
-      this._settleMarker(head, true);
-      rest = scan.after;
-    }
-  }
-
-  barrier(timeoutMs = BARRIER_TIMEOUT_MS): Promise<boolean> {
-    const fd = this._slaveFd;
-    if (fd === undefined || this._exited || this._disposed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const pending: PendingMarker = { marker: createDrainMarker(), resolve, written: 0 };
-      this._markers.push(pending);
-      pending.timer = setTimeout(() => this._settleMarker(pending, false), timeoutMs);
-      pending.timer.unref();
-      this._writeMarker(pending, fd);
-    });
-  }
-
-  /**
-   * Writes a barrier's marker through the slave. Synchronous, like every write here (an
-   * asynchronous write could run after the slave is closed and its number reused); while the
-   * terminal's output buffer is full (the program's last output not yet read), it retries until
-   * the barrier's deadline.
-   */
-  private _writeMarker(pending: PendingMarker, fd: number): void {
-    pending.retry = undefined;
-    if (!this._markers.includes(pending) || this._slaveFd !== fd) return;
-    const bytes = pending.marker.bytes;
-    try {
-      while (pending.written < bytes.length) {
-        pending.written += writeSync(fd, bytes, pending.written, bytes.length - pending.written);
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
-        pending.retry = setTimeout(() => this._writeMarker(pending, fd), MARKER_RETRY_MS);
-        pending.retry.unref();
-      } else {
-        this._settleMarker(pending, false);
-      }
-    }
-  }
-
-  /** Ends a barrier: removes its marker from the scan and releases any bytes it held back. */
-  private _settleMarker(pending: PendingMarker, delivered: boolean): void {
-    const at = this._markers.indexOf(pending);
-    if (at === -1) return;
-    this._markers.splice(at, 1);
-    clearTimeout(pending.timer);
-    clearTimeout(pending.retry);
-    const held = pending.marker.flush();
-    if (held.length > 0 && !this._disposed && !this._exited) this._onData(held);
-    pending.resolve(delivered);
+    this._output.onOutput(chunk);
   }
 
   private _onExit(exitCode: number, signal: number | undefined): void {
@@ -275,8 +209,8 @@ class NodePtyHandle implements PtyHandle {
     this._leaderGone = true;
     this._stopTimers();
     this._writer.close();
-    this._closeSlave();
-    for (const pending of [...this._markers]) this._settleMarker(pending, false);
+    this._output.closeSlave();
+    this._output.settleAll();
     this._exited = true;
     if (this._disposed) return;
     this._events.onExit({
@@ -287,33 +221,17 @@ class NodePtyHandle implements PtyHandle {
 
   /** Notices the program's exit without waiting for node-pty, which learns of it late. */
   private _checkLeader(): void {
-    if (this._leaderGone || this._exited) return;
-    try {
-      process.kill(this.pid, 0);
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EPERM') return;
-    }
+    if (this._leaderGone || this._exited || isProcessAlive(this.pid)) return;
     this._leaderGone = true;
-    this._draining = true;
     clearInterval(this._poll);
     if (this._paused) this._pty.resume();
-    // Once everything written before the exit is read, letting go of the slave side lets the
-    // master see the hangup, and node-pty reports the exit at once instead of after 200 ms.
-    void this.barrier(DRAIN_TIMEOUT_MS).then(() => {
-      this._draining = false;
-      this._closeSlave();
-      const held = this._heldDestroy;
-      this._heldDestroy = undefined;
-      held?.();
-    });
+    this._output.drainAfterExit();
   }
 
   /**
-   * node-pty destroys its read stream 200 ms after it reaps the program, read or not; on a busy
-   * machine the program's last output may still be unread then. While the drain barrier runs,
-   * that destroy waits for it (bounded by the barrier's deadline); any other destroy (dispose,
-   * a read error) goes ahead at once.
+   * Routes node-pty's destroy of its read stream through the output barrier, which holds the
+   * destroy that follows the program's exit until the exit drain is done (see
+   * OutputBarrier.holdDestroy); any other destroy (dispose, a read error) goes ahead at once.
    */
   private _holdDestroyWhileDraining(): void {
     const socket = (this._pty as unknown as { _socket?: { destroy: (e?: Error) => unknown } })
@@ -322,23 +240,9 @@ class NodePtyHandle implements PtyHandle {
     const destroy = socket.destroy.bind(socket);
     socket.destroy = (error?: Error) => {
       this._checkLeader();
-      if (this._draining && !this._disposed) {
-        this._heldDestroy = () => destroy(error);
-        return socket;
-      }
+      if (this._output.holdDestroy(() => destroy(error))) return socket;
       return destroy(error);
     };
-  }
-
-  private _closeSlave(): void {
-    if (this._slaveFd === undefined) return;
-    const fd = this._slaveFd;
-    this._slaveFd = undefined;
-    try {
-      closeSync(fd);
-    } catch {
-      // Already closed.
-    }
   }
 
   private _stopTimers(): void {

@@ -4,14 +4,17 @@
  * sees it, scan after scan, until a scan that could not have missed one finds none. Processes
  * that keep forking into new process groups ("hopping") cannot outrun it, since they never leave
  * the session. Returns as soon as nothing is left, not after a fixed delay. The only place that
- * signals processes. See spec/tools.md, Guarantees 2 and 3.
+ * signals processes, and the only use of process.kill: other modules ask isProcessAlive(). (The
+ * `ps` process table is assembled here, not in processes.ts, so that module need not import this
+ * one, which imports it.) See spec/tools.md, Guarantees 2 and 3.
  */
 import {
-  defaultProcessTable,
+  linuxProcessTable,
   type ProcessInfo,
   type ProcessTable,
   type ScanVisitor,
   type SessionScan,
+  scanPs,
   scanSessionSync,
 } from './processes.js';
 
@@ -45,6 +48,26 @@ const RESCAN_MS = 24;
 const EMPTY_SCANS_TRUSTED = 3;
 /** Bound of the synchronous sweep at server exit, per call, so the exit stays within 1 s. */
 export const SYNC_SWEEP_MS = 200;
+
+/**
+ * Whether `pid` exists, by signal 0: true also for a process of another user (EPERM) and for a
+ * zombie (the process table tells zombies apart where it can).
+ */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Processes from `ps` (macOS), liveness by signal 0. */
+export const psProcessTable: ProcessTable = { scan: scanPs, isAlive: isProcessAlive };
+
+/** /proc on Linux, `ps` elsewhere. */
+export const defaultProcessTable: ProcessTable =
+  process.platform === 'linux' ? linuxProcessTable : psProcessTable;
 
 export const defaultTerminateDeps: TerminateDeps = {
   table: defaultProcessTable,

@@ -3,7 +3,7 @@
  * and cell column, so wide characters count two columns. Pure over RowText; the caller extracts
  * the rows and runs the search.
  */
-import type { RowText } from './snapshot.js';
+import type { RowText } from './lines.js';
 
 export interface Match {
   /** 1-based row of the screen. */

@@ -4,7 +4,7 @@
  * not change and history-only changes are ignored. Hashes raw cell words when it can (~30 µs
  * for 200x50), else falls back to the public API.
  */
-import { cellFlags } from './snapshot.js';
+import { cellFlags } from './style.js';
 import { isCursorHidden, rawLine, type Terminal } from './xterm.js';
 
 export function fingerprintScreen(term: Terminal): string {

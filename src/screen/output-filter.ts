@@ -18,7 +18,7 @@ import {
   transition,
 } from './parser-state.js';
 
-/** Most UTF-16 units a cell keeps: snapshots show no more (snapshot.ts MAX_CELL_UNITS). */
+/** Most UTF-16 units a cell keeps; snapshots show no more (lines.ts cellChars). */
 export const MAX_CELL_UNITS = 32;
 /** Most payload bytes of one OSC, DCS, SOS, PM or APC string. */
 export const MAX_STRING_BYTES = 64 * 1024;

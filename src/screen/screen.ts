@@ -5,21 +5,20 @@
  */
 import { PACKAGE } from '../version.js';
 import { fingerprintScreen } from './fingerprint.js';
-import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
-import { installProbeReplies } from './probe-replies.js';
+import { extractScreen, type ScreenGrid } from './grid.js';
 import {
   extractCells,
   extractHistory,
   extractHistorySince,
   extractRowText,
-  extractScreen,
   type History,
   type HistorySlice,
   type RowText,
-  type ScreenGrid,
-} from './snapshot.js';
+} from './lines.js';
+import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
+import { installProbeReplies } from './probe-replies.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
-import { makeTextSafe } from './text-safety.js';
+import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
 import {
   cellWidth,
   createTerminal,
@@ -50,10 +49,7 @@ export function safeTitle(title: string): string {
     title.length > MAX_TITLE_LENGTH * 2 ? title.slice(0, MAX_TITLE_LENGTH * 2) : title,
   );
   if (safe.length <= MAX_TITLE_LENGTH) return safe;
-  const cut =
-    safe.charCodeAt(MAX_TITLE_LENGTH - 2) >= 0xd800 &&
-    safe.charCodeAt(MAX_TITLE_LENGTH - 2) <= 0xdbff;
-  return `${safe.slice(0, MAX_TITLE_LENGTH - (cut ? 2 : 1))}…`;
+  return `${truncateCodeUnits(safe, MAX_TITLE_LENGTH - 1)}…`;
 }
 
 /** Unparsed output at which reading from the PTY pauses, and at which it resumes. */

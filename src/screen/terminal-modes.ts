@@ -7,28 +7,11 @@
  * @see https://invisible-island.net/xterm/ctlseqs/ctlseqs.html (Mouse Tracking, XTMODKEYS)
  * @see https://sw.kovidgoyal.net/kitty/keyboard-protocol/
  */
+import type { MouseEncoding, MouseTracking, TerminalModes } from '../modes.js';
 import type { IDisposable, Terminal } from './xterm.js';
 import { isCursorHidden } from './xterm.js';
 
-export type MouseTracking = 'none' | 'x10' | 'normal' | 'button' | 'any';
-export type MouseEncoding = 'default' | 'utf8' | 'sgr' | 'urxvt' | 'sgr-pixels';
-
-export interface TerminalModes {
-  readonly applicationCursorKeys: boolean;
-  readonly applicationKeypad: boolean;
-  readonly bracketedPaste: boolean;
-  readonly focusEvents: boolean;
-  readonly mouseTracking: MouseTracking;
-  readonly mouseEncoding: MouseEncoding;
-  /** Current kitty keyboard protocol flags of the active screen (0: protocol off). */
-  readonly kittyKeyboardFlags: number;
-  /** xterm modifyOtherKeys level (0, 1 or 2). */
-  readonly modifyOtherKeys: number;
-  /** A synchronized update (DEC mode 2026) is in progress. */
-  readonly synchronizedUpdate: boolean;
-  readonly cursorVisible: boolean;
-  readonly alternateScreen: boolean;
-}
+export type { MouseEncoding, MouseTracking, TerminalModes };
 
 /** A synchronized update older than this is treated as abandoned, as kitty and others do. */
 export const SYNC_UPDATE_TIMEOUT_MS = 1000;

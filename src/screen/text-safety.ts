@@ -52,6 +52,13 @@ function isPairedSurrogate(text: string, i: number): boolean {
   return prev >= 0xd800 && prev <= 0xdbff;
 }
 
+/** The first `max` UTF-16 units of `text`, never ending in half of a surrogate pair. */
+export function truncateCodeUnits(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
 /**
  * C0 controls become their Control Pictures (U+2400-U+241F), DEL becomes U+2421, and C1 controls,
  * bidirectional controls, invisible format characters, tag characters and lone surrogates become

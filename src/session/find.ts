@@ -4,7 +4,7 @@
  */
 import { sharedMatchPool } from '../match/match-pool.js';
 import { type Match, placeMatches } from '../screen/find.js';
-import type { RowText } from '../screen/snapshot.js';
+import type { RowText } from '../screen/lines.js';
 import type { CompiledQuery } from '../text-query.js';
 
 export interface FindOptions {

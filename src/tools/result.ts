@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TerminalError } from '../errors.js';
 import { formatSnapshot } from '../render/format.js';
-import { makeTextSafe } from '../screen/text-safety.js';
+import { makeTextSafe, truncateCodeUnits } from '../screen/text-safety.js';
 import type { Snapshot } from '../session/session.js';
 
 export interface ToolOutcome {
@@ -96,11 +96,4 @@ export function guardResultSize(result: CallToolResult, limitBytes: number): Cal
       { partial },
     ),
   );
-}
-
-/** The first `max` UTF-16 units of `text`, never ending in half of a surrogate pair. */
-function truncateCodeUnits(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }

@@ -12,9 +12,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Config, DEFAULT_CONFIG } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { closeSharedMatchPool } from '../../src/match/match-pool.js';
-import { createSessionFactory } from '../../src/runtime.js';
 import { createServer } from '../../src/server.js';
 import { SessionRegistry } from '../../src/session/registry.js';
+import { createSessionFactory } from '../../src/session/session-factory.js';
 import { sessionPids, waitGone } from './processes.js';
 import { type ToolCalls, toolCalls } from './tool-calls.js';
 

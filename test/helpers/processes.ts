@@ -5,15 +5,17 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type ProcStat, parseProcStat } from '../../src/pty/proc-stat.js';
 import { sleep } from './wait.js';
 
 /** A node:test `skip` value for tests that read /proc. */
 export const linuxOnly = process.platform === 'linux' ? false : 'reads /proc';
 
-/** The fields of /proc/<pid>/stat after the command name: [0] is the state, [3] the session. */
-function statFields(pid: number | string): string[] {
-  const stat = readFileSync(join('/proc', String(pid), 'stat'), 'latin1');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+/** /proc/<pid>/stat, read by the server's own parser; throws when the process is gone. */
+function readStat(pid: number | string): ProcStat {
+  const stat = parseProcStat(readFileSync(join('/proc', String(pid), 'stat'), 'latin1'));
+  if (!stat) throw new Error(`unreadable /proc/${pid}/stat`);
+  return stat;
 }
 
 /** Whether a process exists and is not a zombie. */
@@ -24,7 +26,7 @@ export function isAlive(pid: number): boolean {
     return false;
   }
   try {
-    const state = statFields(pid)[0];
+    const state = readStat(pid).state;
     return state !== 'Z' && state !== 'X';
   } catch {
     return process.platform !== 'linux';
@@ -37,8 +39,8 @@ export function sessionPids(sid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const fields = statFields(entry);
-      if (Number(fields[3]) === sid && fields[0] !== 'Z') pids.push(Number(entry));
+      const stat = readStat(entry);
+      if (stat.session === sid && stat.state !== 'Z') pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -52,7 +54,7 @@ export function childPids(pid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (Number(statFields(entry)[1]) === pid) children.push(Number(entry));
+      if (readStat(entry).ppid === pid) children.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -73,8 +75,8 @@ export async function waitGone(pids: readonly number[], timeoutMs = 2000): Promi
 
 /** User plus system CPU time of `pid`, in clock ticks of 1/100 s. */
 export function cpuTicks(pid: number): number {
-  const fields = statFields(pid);
-  return Number(fields[11]) + Number(fields[12]);
+  const stat = readStat(pid);
+  return stat.utime + stat.stime;
 }
 
 /** Resident set size of `pid` in KiB, or undefined where /proc is absent. */

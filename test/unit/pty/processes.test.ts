@@ -1,48 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { parseProcStat } from '../../../src/pty/proc-stat.js';
 import {
   linuxProcessTable,
   listSessionSync,
-  parseProcStat,
   parsePsSession,
   scanProcSync,
 } from '../../../src/pty/processes.js';
-
-const TAIL = '4194560 1234 0 0 0 5 2 0 0 20 0 1 0 12345 1000000 200';
-
-describe('parseProcStat', () => {
-  const cases: [string, string, ReturnType<typeof parseProcStat>][] = [
-    [
-      'a plain command name',
-      `4321 (bash) S 4000 4321 4321 34816 4400 ${TAIL}\n`,
-      { state: 'S', ppid: 4000, pgrp: 4321, session: 4321, tpgid: 4400 },
-    ],
-    [
-      'a name with ") " and spaces',
-      `77 (evil) S 1 2 (x) R 10 70 60 0 -1 ${TAIL}`,
-      { state: 'R', ppid: 10, pgrp: 70, session: 60, tpgid: -1 },
-    ],
-    [
-      'a name that is only ") "',
-      `5 () ) Z 1 5 5 0 -1 ${TAIL}`,
-      { state: 'Z', ppid: 1, pgrp: 5, session: 5, tpgid: -1 },
-    ],
-    [
-      'a name with parentheses and digits',
-      `9 (a(1) 2) T 8 9 3 34817 9 ${TAIL}`,
-      { state: 'T', ppid: 8, pgrp: 9, session: 3, tpgid: 9 },
-    ],
-    ['no closing parenthesis', '12 (broken S 1 2 3 4 5', undefined],
-    ['too few fields', '12 (short) S 1 2', undefined],
-    ['empty text', '', undefined],
-  ];
-  for (const [name, text, expected] of cases) {
-    it(name, () => {
-      assert.deepEqual(parseProcStat(text), expected);
-    });
-  }
-});
 
 describe('the Linux process table', { skip: process.platform !== 'linux' && 'needs /proc' }, () => {
   it('parses this process from /proc/self/stat', () => {

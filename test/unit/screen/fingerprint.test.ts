@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fingerprintScreen } from '../../../src/screen/fingerprint.js';
-import { extractHistory } from '../../../src/screen/snapshot.js';
+import { extractHistory } from '../../../src/screen/lines.js';
 import { createTerminal, type Terminal } from '../../../src/screen/xterm.js';
 
 function write(term: Terminal, data: string): Promise<void> {

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isSafeText, makeTextSafe, REPLACEMENT } from '../../../src/screen/text-safety.js';
+import { MAX_TITLE_LENGTH, safeTitle } from '../../../src/screen/screen.js';
+import {
+  isSafeText,
+  makeTextSafe,
+  REPLACEMENT,
+  truncateCodeUnits,
+} from '../../../src/screen/text-safety.js';
 
 /** Characters that must never reach a result unchanged. */
 function isUnsafe(code: number): boolean {
@@ -129,4 +135,65 @@ describe('makeTextSafe properties', () => {
       }),
     );
   });
+});
+
+describe('truncateCodeUnits', () => {
+  const smile = '\u{1F642}'; // two UTF-16 units
+  const cases: [string, string, number, string][] = [
+    ['shorter than max: unchanged', 'abc', 5, 'abc'],
+    ['exactly max: unchanged', 'abcde', 5, 'abcde'],
+    ['cut after max units', 'abcdef', 4, 'abcd'],
+    ['a pair split by the cut is dropped whole', `abc${smile}`, 4, 'abc'],
+    ['a pair that fits is kept', `ab${smile}x`, 4, `ab${smile}`],
+    ['a pair right after the cut is dropped', `abcd${smile}`, 4, 'abcd'],
+    ['max 1 before a pair: empty', `${smile}`, 1, ''],
+    ['max 0: empty', 'abc', 0, ''],
+    ['a lone low surrogate at the cut is kept', 'ab\udc00c', 3, 'ab\udc00'],
+    ['an empty text', '', 3, ''],
+  ];
+  for (const [name, text, max, expected] of cases) {
+    it(name, () => {
+      assert.equal(truncateCodeUnits(text, max), expected);
+    });
+  }
+
+  it('is the longest prefix of at most max units that does not end inside a pair', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 20 }), fc.nat(24), (text, max) => {
+        const out = truncateCodeUnits(text, max);
+        assert.ok(text.startsWith(out));
+        assert.ok(out.length <= max);
+        if (text.length <= max) return assert.equal(out, text);
+        const last = out.charCodeAt(out.length - 1);
+        const next = text.charCodeAt(out.length);
+        const splitsPair = last >= 0xd800 && last <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
+        assert.ok(!splitsPair || out.length === 0, 'never ends in the first half of a pair');
+        assert.ok(out.length >= max - 1);
+      }),
+    );
+  });
+});
+
+describe('safeTitle', () => {
+  const smile = '\u{1F642}';
+  const cases: [string, string, string][] = [
+    ['a short title is kept', 'vim: notes.txt', 'vim: notes.txt'],
+    ['controls are made visible', 'a\x1bb', 'a\u241bb'],
+    ['exactly MAX_TITLE_LENGTH: kept', 'x'.repeat(MAX_TITLE_LENGTH), 'x'.repeat(MAX_TITLE_LENGTH)],
+    [
+      'longer: cut with an ellipsis',
+      'x'.repeat(MAX_TITLE_LENGTH + 1),
+      `${'x'.repeat(MAX_TITLE_LENGTH - 1)}…`,
+    ],
+    [
+      'a pair at the cut is dropped whole',
+      `${'x'.repeat(MAX_TITLE_LENGTH - 2)}${smile}yy`,
+      `${'x'.repeat(MAX_TITLE_LENGTH - 2)}…`,
+    ],
+  ];
+  for (const [name, title, expected] of cases) {
+    it(name, () => {
+      assert.equal(safeTitle(title), expected);
+    });
+  }
 });
