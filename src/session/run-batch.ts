@@ -4,6 +4,7 @@
  * only where a wait action says so, and reports progress (actionsCompleted, inputSent,
  * failedActionIndex) whether the batch finishes or fails.
  */
+import type { WaitReport } from '../contract/progress.js';
 import { cancelledError, type TerminalError, throwIfAborted, toTerminalError } from '../errors.js';
 import {
   type Action,
@@ -19,15 +20,6 @@ import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import { type ObserveDefaults, observeOptions } from './observation.js';
 import type { Session } from './session.js';
 import { describeCondition, waitForCondition, waitTimeoutError } from './wait.js';
-
-/** How a wait that waited for a condition ended. */
-export interface WaitReport {
-  actionIndex: number;
-  /** quiet, input, exited or timeout for a settle; matched, gone or exited for an expect. */
-  reason: string;
-  elapsedMs: number;
-  match?: { text: string; row?: number; column?: number };
-}
 
 export interface BatchProgress {
   actionsCompleted: number;

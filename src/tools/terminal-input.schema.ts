@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
+import { progressSchemas } from '../contract/progress.js';
 import { snapshotSchemas } from '../contract/snapshot.js';
 import { actionSchemas } from '../input/action-schema.js';
 
@@ -25,14 +26,7 @@ export const terminalInputSchemas = lazy(() => {
     ...settleFields,
   });
 
-  const WaitReportSchema = z.strictObject({
-    actionIndex: z.int(),
-    reason: z.string(),
-    elapsedMs: z.int(),
-    match: z
-      .strictObject({ text: z.string(), row: z.int().optional(), column: z.int().optional() })
-      .optional(),
-  });
+  const { WaitReportSchema } = progressSchemas();
 
   const InputOutputSchema = z.strictObject({
     sessionId: z.string().optional(),
