@@ -45,7 +45,8 @@ export interface TestScript {
   readonly cols: number;
   readonly rows: number;
   readonly cwd?: string | undefined;
-  readonly env?: Record<string, string | null> | undefined;
+  readonly env?: Record<string, string> | undefined;
+  readonly unsetEnv?: string[] | undefined;
   readonly shell?: string | undefined;
   readonly login?: boolean | undefined;
   readonly steps: Step[];
@@ -57,7 +58,8 @@ const ScriptSchema = z.strictObject({
   cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).default(80),
   rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).default(24),
   cwd: z.string().optional(),
-  env: z.record(z.string(), z.string().nullable()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  unsetEnv: z.array(z.string()).optional(),
   shell: z.string().optional(),
   login: z.boolean().optional(),
   steps: z.array(z.looseObject({ type: z.string() })).min(1),

@@ -11,7 +11,9 @@ export interface LaunchRequest {
   readonly shell?: string | undefined;
   readonly login?: boolean | undefined;
   readonly cwd?: string | undefined;
-  readonly env?: Readonly<Record<string, string | null>> | undefined;
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** Inherited variables to remove (before `env` applies). */
+  readonly unsetEnv?: readonly string[] | undefined;
 }
 
 export interface LaunchPlan {
@@ -58,10 +60,8 @@ export function planLaunch(request: LaunchRequest, defaults: LaunchDefaults): La
   for (const [name, value] of Object.entries(defaults.env)) {
     if (value !== undefined && !NOT_INHERITED.includes(name)) env[name] = value;
   }
-  for (const [name, value] of Object.entries(request.env ?? {})) {
-    if (value === null) delete env[name];
-    else env[name] = value;
-  }
+  for (const name of request.unsetEnv ?? []) delete env[name];
+  for (const [name, value] of Object.entries(request.env ?? {})) env[name] = value;
   env.TERM = TERM;
   const cwd = resolve(defaults.cwd, request.cwd ?? '.');
   env.PWD = cwd;

@@ -1,8 +1,10 @@
 /**
- * JSON Schema for the tool list, generated from the zod schemas (draft-07, as the MCP SDK emits).
- * Input schemas are made plain enough for every client: `X | null` becomes `type: [X, "null"]`,
- * and any remaining anyOf/oneOf/allOf/$ref is a bug caught at start-up and in tests, because
- * Codex turns such parts into strings and Claude Code rejects them at the top level.
+ * JSON Schema for the tool list, generated from the zod schemas (draft-07, as the MCP SDK emits),
+ * in the most portable spelling (MCP Inspector's --strict check finds nothing to warn about):
+ * input schemas carry no anyOf/oneOf/allOf/$ref and no nullable field at all (a test holds them
+ * so: Codex turns such parts into strings and Claude Code rejects them at the top level); in
+ * output schemas a nullable value is an anyOf of single types, never a type list, and a free-form
+ * object's values are `additionalProperties: true`, never an empty schema.
  */
 import { z } from 'zod';
 
@@ -12,33 +14,30 @@ const COMPOSITE_KEYS = ['anyOf', 'oneOf', 'allOf', '$ref'];
 
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'throw' });
-  return simplifyNullable(json) as JsonSchema;
+  return portable(json) as JsonSchema;
 }
 
-function simplifyNullable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(simplifyNullable);
+/**
+ * A type list (`["string", "null"]`) as an anyOf of single types, its constraints on the non-null
+ * branch; `additionalProperties: {}` (any value) spelled `true`, which says the same on purpose.
+ */
+function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = simplifyNullable(value);
-  const anyOf = out.anyOf;
-  if (Array.isArray(anyOf) && anyOf.length === 2) {
-    const nullIndex = anyOf.findIndex((s) => isNullType(s));
-    const other = anyOf[1 - nullIndex] as Record<string, unknown> | undefined;
-    if (nullIndex !== -1 && other && typeof other.type === 'string' && !('anyOf' in other)) {
-      delete out.anyOf;
-      return { ...other, ...out, type: [other.type, 'null'] };
-    }
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = key === 'additionalProperties' && isEmptySchema(value) ? true : portable(value);
   }
-  return out;
+  const { type, description, ...constraints } = out;
+  if (!Array.isArray(type)) return out;
+  return {
+    ...(description === undefined ? {} : { description }),
+    anyOf: type.map((t) => (t === 'null' ? { type: 'null' } : { ...constraints, type: t })),
+  };
 }
 
-function isNullType(schema: unknown): boolean {
-  return (
-    typeof schema === 'object' &&
-    schema !== null &&
-    (schema as Record<string, unknown>).type === 'null' &&
-    Object.keys(schema).length === 1
-  );
+function isEmptySchema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 }
 
 /** JSON pointers of every anyOf/oneOf/allOf/$ref in a schema. */

@@ -11,6 +11,9 @@ const noNul = (what: string) =>
 export const terminalStartSchemas = lazy(() => {
   const { settleFields, errorField } = commonSchemas();
   const { SnapshotSchema } = snapshotSchemas();
+  const envName = z
+    .string()
+    .regex(/^[^=\0]+$/, 'an environment variable name must be non-empty without = or NUL');
 
   const StartInputSchema = z.strictObject({
     command: noNul('command')
@@ -34,16 +37,16 @@ export const terminalStartSchemas = lazy(() => {
       .describe('Terminal height in rows (1-200, default 40).'),
     cwd: noNul('cwd').min(1).optional().describe("Working directory (default: the server's)."),
     env: z
-      .record(
-        z
-          .string()
-          .regex(/^[^=\0]+$/, 'an environment variable name must be non-empty without = or NUL'),
-        noNul('an environment value').nullable(),
-      )
+      .record(envName, noNul('an environment value'))
       .optional()
       .describe(
-        'Environment overrides on top of the inherited environment; null removes a variable. TERM is always xterm-256color.',
+        'Environment overrides on top of the inherited environment. TERM is always xterm-256color.',
       ),
+    unsetEnv: z
+      .array(envName)
+      .max(256)
+      .optional()
+      .describe('Inherited environment variables to remove, e.g. ["VIRTUAL_ENV"].'),
     shell: noNul('shell')
       .min(1)
       .optional()

@@ -99,6 +99,27 @@ describe('terminal_start handler', () => {
     },
   );
 
+  it(
+    'removes the variables in unsetEnv and sets those in env; null is no env value',
+    T,
+    async () => {
+      const reply = await s.call('terminal_start', {
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
+        command: 'echo "home=[${HOME-unset}] x=[$AGENT_TTY_X]"',
+        ...SH,
+        env: { AGENT_TTY_X: 'set' },
+        unsetEnv: ['HOME'],
+        waitForExit: true,
+        autoClose: true,
+      });
+      assert.equal(reply.isError, false, reply.text);
+      assert.equal(reply.data.snapshot?.screen[0], 'home=[unset] x=[set]');
+      const rejected = await s.call('terminal_start', { command: 'true', env: { HOME: null } });
+      assertToolError(rejected, 'INVALID_ARGUMENT');
+      assert.match(rejected.text, /env\.HOME/);
+    },
+  );
+
   it('names each offending field of a schema error in details.issues', T, async () => {
     const reply = await s.call('terminal_start', { command: 'true', cols: 1, bogus: true });
     const error = assertToolError(reply, 'INVALID_ARGUMENT');

@@ -94,11 +94,15 @@ describe('planLaunch environment', () => {
   it('forces TERM to xterm-256color, even over the caller', () => {
     assert.equal(TERM, 'xterm-256color');
     assert.equal(plan({ env: { TERM: 'dumb' } }).env.TERM, TERM);
-    assert.equal(plan({ env: { TERM: null } }).env.TERM, TERM);
+    assert.equal(plan({ unsetEnv: ['TERM'] }).env.TERM, TERM);
   });
 
-  it('applies overrides, and null deletes a variable', () => {
-    const { env } = plan({ env: { LANG: 'en_US.UTF-8', FOO: 'bar', HOME: null, NOT_THERE: null } });
+  it('applies overrides, and unsetEnv deletes a variable (an override of the same name wins)', () => {
+    const { env } = plan({
+      env: { LANG: 'en_US.UTF-8', FOO: 'bar', SHELL: '/bin/zsh' },
+      unsetEnv: ['HOME', 'NOT_THERE', 'SHELL'],
+    });
+    assert.equal(env.SHELL, '/bin/zsh');
     assert.equal(env.LANG, 'en_US.UTF-8');
     assert.equal(env.FOO, 'bar');
     assert.equal('HOME' in env, false);
@@ -112,7 +116,7 @@ describe('planLaunch environment', () => {
 
   it('does not change the defaults it was given', () => {
     const before = JSON.stringify(DEFAULTS);
-    plan({ env: { PATH: null, NEW: '1' } });
+    plan({ env: { NEW: '1' }, unsetEnv: ['PATH'] });
     assert.equal(JSON.stringify(DEFAULTS), before);
   });
 });

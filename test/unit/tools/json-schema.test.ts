@@ -72,16 +72,45 @@ describe('tools/list input schemas', () => {
 });
 
 describe('toJsonSchema', () => {
-  it('turns X | null into a type list', () => {
-    const schema = toJsonSchema(
-      z.strictObject({ a: z.string().nullable(), b: z.int().nullable().optional() }),
-      'input',
-    );
+  it('spells X | null as an anyOf of single types, never a type list', () => {
+    const schema = toJsonSchema(z.strictObject({ a: z.string().nullable() }), 'output');
     const properties = schema.properties as Record<string, Node>;
-    assert.deepEqual(properties.a?.type, ['string', 'null']);
-    assert.deepEqual(properties.b?.type, ['integer', 'null']);
-    assert.deepEqual(findComposites(schema), []);
-    assert.deepEqual(schema.required, ['a']);
+    assert.deepEqual(properties.a, { anyOf: [{ type: 'string' }, { type: 'null' }] });
+  });
+
+  it("spells a free-form object's values additionalProperties: true", () => {
+    const schema = toJsonSchema(
+      z.strictObject({ details: z.record(z.string(), z.unknown()) }),
+      'output',
+    );
+    const details = (schema.properties as Record<string, Node>).details as Record<string, unknown>;
+    assert.equal(details.additionalProperties, true);
+  });
+
+  it('no schema of the tool list has a type list or an empty schema (Inspector --strict)', () => {
+    const problems: string[] = [];
+    const visit = (node: unknown, path: string) => {
+      if (Array.isArray(node)) {
+        node.forEach((n, i) => {
+          visit(n, `${path}/${i}`);
+        });
+        return;
+      }
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'type' && Array.isArray(value)) problems.push(`${path}/type`);
+        if (key === 'additionalProperties' && isEmptyObject(value)) problems.push(`${path}/${key}`);
+        if (key !== 'properties') visit(value, `${path}/${key}`);
+        else
+          for (const [name, child] of Object.entries(value as object))
+            visit(child, `${path}/properties/${name}`);
+      }
+    };
+    for (const tool of generateToolList()) {
+      visit(tool.inputSchema, `${tool.name}/input`);
+      visit(tool.outputSchema, `${tool.name}/output`);
+    }
+    assert.deepEqual(problems, []);
   });
 
   it('leaves a real union for findComposites to report', () => {
@@ -111,3 +140,12 @@ describe('findComposites', () => {
     ]);
   });
 });
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
+}
