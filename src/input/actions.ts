@@ -7,14 +7,8 @@ import { TerminalError } from '../errors.js';
 import { type CompiledQuery, compileQuery } from '../text-query.js';
 import { actionSchemas, type MouseEvent, type WireAction } from './action-schema.js';
 import type { MouseButton, WheelDirection } from './encode-mouse.js';
-import {
-  isNamedKey,
-  isPrintableKey,
-  type KeyPress,
-  MODIFIERS,
-  type Modifier,
-  suggestKey,
-} from './keys.js';
+import { adviseUnknownKey } from './key-advice.js';
+import { isNamedKey, isPrintableKey, type KeyPress, MODIFIERS, type Modifier } from './keys.js';
 
 /** What an expect-style wait waits for. */
 export type ExpectCondition =
@@ -150,13 +144,7 @@ export function parseModifiers(
 
 function parseKeyPress(key: string, modifiers: Modifier[] | undefined, at: ActionAt): KeyPress {
   if (!isNamedKey(key) && !isPrintableKey(key)) {
-    const hint = suggestKey(key);
-    const more = hint
-      ? `; did you mean "${hint}"?`
-      : key.length > 1
-        ? '; to type text use a text action'
-        : '; use a text action for non-ASCII characters';
-    throw actionError(at, `unknown key "${key}"${more}`, 'INVALID_KEY');
+    throw actionError(at, adviseUnknownKey(key, modifiers), 'INVALID_KEY');
   }
   return { key: key === 'Space' ? ' ' : key, ...parseModifiers(modifiers, at) };
 }

@@ -92,28 +92,3 @@ export function describeKey(press: KeyPress): string {
   parts.push(press.key === ' ' ? 'Space' : press.key);
   return parts.join('+');
 }
-
-/** Suggests the closest valid name for a key that is not one, for error messages. */
-export function suggestKey(key: string): string | undefined {
-  const lower = key.toLowerCase();
-  const aliases: Record<string, string> = {
-    return: 'Enter',
-    ret: 'Enter',
-    cr: 'Enter',
-    esc: 'Escape',
-    bs: 'Backspace',
-    del: 'Delete',
-    ins: 'Insert',
-    pgup: 'PageUp',
-    pgdn: 'PageDown',
-    pagedown: 'PageDown',
-    pageup: 'PageUp',
-    arrowup: 'Up',
-    arrowdown: 'Down',
-    arrowleft: 'Left',
-    arrowright: 'Right',
-    spacebar: 'Space',
-  };
-  if (aliases[lower]) return aliases[lower];
-  return NAMED_KEYS.find((k) => k.toLowerCase() === lower);
-}

@@ -210,15 +210,16 @@ export function mouseReports(
   }
 }
 
+/** What MOUSE_NOT_ENABLED tells an agent to do instead (spec/errors.md says the same). */
+export const MOUSE_NOT_ENABLED_ADVICE =
+  "the program must turn mouse reporting on (for example vim with :set mouse=a), or use the keyboard: arrow keys and Enter, or the program's own keys";
+
 function mouseError(
   at: ActionAt,
   code: 'MOUSE_NOT_ENABLED' | 'OUT_OF_BOUNDS' | 'INVALID_ARGUMENT',
   reason: string,
 ): TerminalError {
-  const hint =
-    code === 'MOUSE_NOT_ENABLED'
-      ? '; the program must turn mouse reporting on (for example vim with :set mouse=a)'
-      : '';
+  const hint = code === 'MOUSE_NOT_ENABLED' ? `; ${MOUSE_NOT_ENABLED_ADVICE}` : '';
   return actionError(at, `${reason}${hint}`, code);
 }
 

@@ -127,6 +127,35 @@ describe('guarantees', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
+  it('refuses a chord written as one key, sending nothing, and names the action that works (#12)', async () => {
+    const { id } = await h.start({ command: 'cat', login: false, cols: 60, rows: 6 });
+    const refused = await h.input(id, [
+      { type: 'text', text: 'ONE' },
+      { type: 'key', key: 'Ctrl+C' },
+    ]);
+    assert.equal(refused.data.error?.code, 'INVALID_KEY', refused.text);
+    assert.equal(
+      refused.data.error?.message,
+      'actions[1]: unknown key "Ctrl+C": a chord is a key plus modifiers; send {"type":"key","key":"c","modifiers":["Ctrl"]}',
+    );
+    assert.equal(refused.data.inputSent, false);
+    assert.equal(refused.data.actionsCompleted, 0);
+    const replacement = JSON.parse(
+      /send (\{.*\})$/.exec(refused.data.error?.message ?? '')?.[1] ?? '',
+    );
+    const sent = await h.input(id, [
+      { type: 'text', text: 'TWO' },
+      replacement,
+      { type: 'wait', exit: true, timeoutMs: 10_000 },
+    ]);
+    assert.equal(sent.isError, false, sent.text);
+    assert.equal(sent.data.snapshot?.status, 'exited', 'Ctrl+C ended cat');
+    const screen = screenText(sent.data.snapshot as Parameters<typeof screenText>[0]);
+    assert.match(screen, /TWO/);
+    assert.doesNotMatch(screen, /ONE/, 'nothing of the refused batch reached cat');
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it('answers the terminal probes programs send', {
     skip: which('python3') ? false : 'python3 missing',
   }, async () => {

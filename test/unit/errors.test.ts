@@ -8,7 +8,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ERROR_CODES } from '../../src/errors.js';
+import { adviseUnknownKey } from '../../src/input/key-advice.js';
+import { MOUSE_NOT_ENABLED_ADVICE } from '../../src/session/run-batch.js';
 import { ROOT } from '../helpers/paths.js';
+
+/** The next-step cell of a code's row in spec/errors.md, backquotes removed. */
+function nextStep(code: string): string {
+  const text = readFileSync(join(ROOT, 'spec/errors.md'), 'utf8');
+  const row = text.split('\n').find((line) => line.startsWith(`| \`${code}\``));
+  assert.ok(row, `a row for ${code}`);
+  return (row.split(' | ').at(-1) ?? '').replace(/`/g, '').replace(/\s*\|$/, '');
+}
 
 /** The code of every table row of spec/errors.md (`| \`CODE\` | …`), in order. */
 function documentedCodes(): string[] {
@@ -56,5 +66,17 @@ describe('error codes', () => {
       assert.deepEqual(duplicates(codes), [], `${tool}: duplicate codes`);
       assert.deepEqual([...codes].sort(), [...ERROR_CODES].sort(), `${tool}: error.code enum`);
     }
+  });
+
+  it('the key and mouse advice in spec/errors.md is what the messages say (issue 12)', () => {
+    const chord = /send (\{.*\})$/.exec(adviseUnknownKey('Ctrl+C'))?.[1];
+    assert.ok(chord, 'the Ctrl+C advice ends with the action to send');
+    assert.ok(nextStep('INVALID_KEY').includes(`Ctrl+C → ${chord}`), nextStep('INVALID_KEY'));
+    const keyboard = MOUSE_NOT_ENABLED_ADVICE.slice(MOUSE_NOT_ENABLED_ADVICE.indexOf('or use'));
+    assert.match(keyboard, /^or use the keyboard: /);
+    assert.ok(
+      nextStep('MOUSE_NOT_ENABLED').endsWith(`${keyboard}.`),
+      nextStep('MOUSE_NOT_ENABLED'),
+    );
   });
 });

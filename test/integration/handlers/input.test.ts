@@ -133,7 +133,7 @@ describe('terminal_input handler', () => {
     await assertNothingSent(id);
   });
 
-  const UNSENDABLE: [string, string, Record<string, unknown>][] = [
+  const UNSENDABLE: [string, string, Record<string, unknown>, RegExp][] = [
     [
       'a key with no encoding in the current keyboard mode',
       'INVALID_KEY',
@@ -142,6 +142,7 @@ describe('terminal_input handler', () => {
         key: 'Enter',
         modifiers: ['Shift'],
       },
+      /Shift\+Enter/,
     ],
     [
       'a mouse action while the program has not enabled mouse reporting',
@@ -152,9 +153,11 @@ describe('terminal_input handler', () => {
         row: 1,
         column: 1,
       },
+      // Issue 12: the keyboard is offered too.
+      /:set mouse=a\), or use the keyboard: arrow keys and Enter, or the program's own keys$/,
     ],
   ];
-  for (const [what, code, action] of UNSENDABLE) {
+  for (const [what, code, action, message] of UNSENDABLE) {
     it(
       `refuses ${what} with ${code} before sending anything, with the latest screen`,
       T,
@@ -163,6 +166,7 @@ describe('terminal_input handler', () => {
         const reply = await s.input(id, [{ type: 'text', text: 'BEFORE' }, action]);
         const error = assertToolError(reply, code);
         assert.equal(error.details.actionIndex, 1);
+        assert.match(error.message, message);
         assert.deepEqual(Object.keys(reply.data).sort(), [
           'actionsCompleted',
           'error',

@@ -30,6 +30,9 @@ function rejects(wire: WireAction, code: string, message: RegExp, index = 0): vo
   );
 }
 
+/** A pattern that matches exactly this text. */
+const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
 const key = (k: string, mods: Partial<typeof NO_MODS> = {}): Action => ({
   type: 'key',
   press: { key: k, ...NO_MODS, ...mods },
@@ -147,21 +150,121 @@ describe('parseAction: fields must belong to the type', () => {
 });
 
 describe('parseAction: keys and modifiers', () => {
-  const unknown: readonly (readonly [string, RegExp])[] = [
-    ['enter', /unknown key "enter"; did you mean "Enter"\?/],
-    ['esc', /did you mean "Escape"/],
-    ['Return', /did you mean "Enter"/],
-    ['pgdn', /did you mean "PageDown"/],
-    ['arrowup', /did you mean "Up"/],
-    ['f5', /did you mean "F5"/],
-    ['hello', /unknown key "hello"; to type text use a text action/],
-    ['é', /use a text action for non-ASCII characters/],
-    ['', /unknown key ""/],
+  const CHORD = 'a chord is a key plus modifiers; send';
+  const CMD =
+    'a terminal program never receives Cmd, Super or Win (the desktop keeps them); send the key the program itself binds';
+  // Issue 12: every refused key names its exact replacement, or the nearest names.
+  const advice: readonly (readonly [string, string])[] = [
+    ['Ctrl+C', `${CHORD} {"type":"key","key":"c","modifiers":["Ctrl"]}`],
+    ['ctrl-c', `${CHORD} {"type":"key","key":"c","modifiers":["Ctrl"]}`],
+    ['C-c', `${CHORD} {"type":"key","key":"c","modifiers":["Ctrl"]}`],
+    ['^C', `${CHORD} {"type":"key","key":"c","modifiers":["Ctrl"]}`],
+    ['Control+c', `${CHORD} {"type":"key","key":"c","modifiers":["Ctrl"]}`],
+    ['Ctrl + c', `${CHORD} {"type":"key","key":"c","modifiers":["Ctrl"]}`],
+    ['Ctrl+Shift+Tab', `${CHORD} {"type":"key","key":"Tab","modifiers":["Ctrl","Shift"]}`],
+    ['shift+ctrl+tab', `${CHORD} {"type":"key","key":"Tab","modifiers":["Ctrl","Shift"]}`],
+    ['Alt+Enter', `${CHORD} {"type":"key","key":"Enter","modifiers":["Alt"]}`],
+    ['Ctrl+Alt+Delete', `${CHORD} {"type":"key","key":"Delete","modifiers":["Ctrl","Alt"]}`],
+    ['Ctrl+esc', `${CHORD} {"type":"key","key":"Escape","modifiers":["Ctrl"]}`],
+    ['Shift+A', `${CHORD} {"type":"key","key":"a","modifiers":["Shift"]}`],
+    ['Ctrl+Space', `${CHORD} {"type":"key","key":"Space","modifiers":["Ctrl"]}`],
+    ['Ctrl++', `${CHORD} {"type":"key","key":"+","modifiers":["Ctrl"]}`],
+    ['C--', `${CHORD} {"type":"key","key":"-","modifiers":["Ctrl"]}`],
+    [
+      'M-x',
+      'a chord is a key plus modifiers (M is Alt in a terminal); send {"type":"key","key":"x","modifiers":["Alt"]}',
+    ],
+    [
+      'Meta+b',
+      'a chord is a key plus modifiers (Meta is Alt in a terminal); send {"type":"key","key":"b","modifiers":["Alt"]}',
+    ],
+    [
+      'Option+f',
+      'a chord is a key plus modifiers (Option is Alt in a terminal); send {"type":"key","key":"f","modifiers":["Alt"]}',
+    ],
+    [
+      'Ctrl+Entr',
+      'a chord is a key plus modifiers; did you mean {"type":"key","key":"Enter","modifiers":["Ctrl"]}?',
+    ],
+    [
+      'Ctrl+hello',
+      'a chord is a key plus modifiers, and "hello" is not a key name (spec/keys.md lists them); to type text use a text action',
+    ],
+    ['cmd+s', `${CMD}, e.g. {"type":"key","key":"s","modifiers":["Ctrl"]} if it binds Ctrl+s`],
+    ['Cmd+C', `${CMD}; to copy text, read it from the screen (terminal_snapshot)`],
+    ['Super+v', `${CMD}; to paste text, send {"type":"paste","text":"..."}`],
+    ['Super', CMD],
+    [
+      'Ctrl',
+      '"Ctrl" is a modifier, not a key; put "Ctrl" in "modifiers" beside the key it holds, e.g. {"type":"key","key":"c","modifiers":["Ctrl"]}',
+    ],
+    [
+      'meta',
+      '"meta" is a modifier, not a key; put "Alt" in "modifiers" beside the key it holds, e.g. {"type":"key","key":"c","modifiers":["Alt"]}',
+    ],
+    [
+      'C-x C-s',
+      'one key per action; send them in order: {"type":"key","key":"x","modifiers":["Ctrl"]}, {"type":"key","key":"s","modifiers":["Ctrl"]}',
+    ],
+    [
+      '\x03',
+      'that is a control character; send the key that types it: {"type":"key","key":"c","modifiers":["Ctrl"]}',
+    ],
+    ['\r', 'that is a control character; send the key that types it: {"type":"key","key":"Enter"}'],
+    ['\t', 'that is a control character; send the key that types it: {"type":"key","key":"Tab"}'],
+    ['enter', 'the name is "Enter" (names are case-sensitive)'],
+    ['ESCAPE', 'the name is "Escape" (names are case-sensitive)'],
+    ['space', 'the name is "Space" (names are case-sensitive)'],
+    ['f5', 'the name is "F5" (names are case-sensitive)'],
+    [' Enter', 'the name is "Enter" (names are case-sensitive)'],
+    ['Return', 'the name is "Enter"'],
+    ['Esc', 'the name is "Escape"'],
+    ['ArrowUp', 'the name is "Up"'],
+    ['down arrow', 'the name is "Down"'],
+    ['PgDn', 'the name is "PageDown"'],
+    ['page_up', 'the name is "PageUp"'],
+    ['Del', 'the name is "Delete"'],
+    ['bksp', 'the name is "Backspace"'],
+    ['kp5', 'the name is "Keypad5"'],
+    ['Enterr', 'did you mean "Enter"?'],
+    ['Escpae', 'did you mean "Escape"?'],
+    ['PageDwon', 'did you mean "PageDown"?'],
+    ['Backspce', 'did you mean "Backspace"?'],
+    ['Page-Down', 'did you mean "PageDown"?'],
+    ['F13', 'did you mean "F1", "F3", "F10" or "F11"?'],
+    [
+      'hello',
+      'a key is one printable ASCII character or a name such as Enter, Tab, Up or F5; to type text use a text action',
+    ],
+    [
+      's-expression',
+      'a key is one printable ASCII character or a name such as Enter, Tab, Up or F5; to type text use a text action',
+    ],
+    [
+      'é',
+      'a key is one printable ASCII character or a name; use a text action for other characters',
+    ],
+    [
+      '',
+      'a key is one printable ASCII character or a name; use a text action for other characters',
+    ],
   ];
-  for (const [key, message] of unknown) {
-    it(`key ${JSON.stringify(key)} → INVALID_KEY`, () =>
-      rejects({ type: 'key', key }, 'INVALID_KEY', message));
+  for (const [key, message] of advice) {
+    it(`key ${JSON.stringify(key)} → INVALID_KEY: ${message}`, () =>
+      rejects(
+        { type: 'key', key },
+        'INVALID_KEY',
+        exactly(`actions[0]: unknown key ${JSON.stringify(key)}: ${message}`),
+      ));
   }
+  it("a chord's replacement keeps the action's own modifiers", () =>
+    rejects(
+      { type: 'key', key: 'Ctrl+C', modifiers: ['Shift'] },
+      'INVALID_KEY',
+      exactly(
+        `actions[0]: unknown key "Ctrl+C": ${CHORD} {"type":"key","key":"c","modifiers":["Ctrl","Shift"]}`,
+      ),
+    ));
   it('a modifier listed twice → INVALID_KEY', () =>
     rejects(
       { type: 'key', key: 'a', modifiers: ['Ctrl', 'Ctrl'] },
