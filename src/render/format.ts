@@ -78,11 +78,30 @@ function statusLine(sessionId: string, s: Snapshot): string {
   } else {
     parts.push('running');
   }
-  parts.push(s.settled ? 'settled' : 'not settled (still changing at the deadline)');
+  parts.push(settleText(s));
   if (s.historyTotal > 0) parts.push(`history ${s.historyTotal} lines`);
   if (s.waitingForInput) parts.push('waiting for input');
   if (s.mouse.tracking !== 'none') parts.push(`mouse ${s.mouse.tracking}/${s.mouse.encoding}`);
   return parts.join(' · ');
+}
+
+/** What the observation saw: settled, still changing at its deadline, or (none ran) how quiet. */
+export function settleText(s: Pick<Snapshot, 'settled' | 'settle' | 'quietMs'>): string {
+  if (s.settled) return 'settled';
+  if (s.settle === 'timeout') return 'still changing at the deadline';
+  if (s.settle === 'none') {
+    if (s.quietMs === undefined) return 'not observed';
+    return s.quietMs === 0 ? 'output still arriving' : `quiet for ${formatDuration(s.quietMs)}`;
+  }
+  return 'not settled';
+}
+
+/** 850 ms, 3.2 s, 95 s, 12 min. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 10_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
+  if (ms < 120_000) return `${Math.floor(ms / 1000)} s`;
+  return `${Math.floor(ms / 60_000)} min`;
 }
 
 export function formatStyle(style: Style): string {
