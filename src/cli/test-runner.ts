@@ -57,7 +57,10 @@ export async function runTestFile(file: string, config: Config): Promise<TestRes
     const step = err instanceof TerminalError ? err.partial.failedStep : undefined;
     const screen =
       session && !session.isClosed
-        ? formatSnapshot('test', session.snapshot('none')).replace(/(\n *\d+│)+$/, '')
+        ? formatSnapshot('test', session.snapshot('none')).replace(
+            /\n *\d+(-\d+)?│( \(blank\))?$/,
+            '',
+          )
         : '';
     return {
       name: script.name,

@@ -92,6 +92,7 @@ describe('beyond prompts', () => {
     assert.match(reply.text, /^session t\d+ · running · quiet for \d+ ms/m);
     assert.doesNotMatch(reply.text, /still changing/);
     assert.match(reply.text, /^ 1│>>>$/m);
+    assert.match(reply.text, /^2-40│ \(blank\)$/m, 'the blank rows are one line');
     await h.call('terminal_close', { sessionId: id });
   });
 
