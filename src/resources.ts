@@ -69,7 +69,7 @@ export function registerResources(server: Server, registry: SessionRegistry): ()
       };
     }
     const session = sessionOf(uri);
-    const snapshot = session.snapshot(session.pendingBytes === 0);
+    const snapshot = session.snapshot('none');
     return {
       contents: [{ uri, mimeType: 'text/plain', text: formatSnapshot(session.id, snapshot) }],
     };

@@ -57,7 +57,10 @@ export async function runTestFile(file: string, config: Config): Promise<TestRes
     const step = err instanceof TerminalError ? err.partial.failedStep : undefined;
     const screen =
       session && !session.isClosed
-        ? formatSnapshot('test', session.snapshot(true)).replace(/(\n *\d+│)+$/, '')
+        ? formatSnapshot('test', session.snapshot('none')).replace(
+            /\n *\d+(-\d+)?│( \(blank\))?$/,
+            '',
+          )
         : '';
     return {
       name: script.name,
@@ -178,7 +181,7 @@ async function expectation(
   const matches = await findInRows(candidates, step.query, { limit, withEmpty: true, signal });
   const found = matches.some((m) => step.column === undefined || m.column === step.column);
   if (step.style && found !== step.absent) {
-    const snapshot = session.snapshot(false);
+    const snapshot = session.snapshot('none');
     const span = snapshot.spans.find(
       ([row, start, end]) =>
         row === step.row && start <= (step.column as number) && (step.column as number) <= end,

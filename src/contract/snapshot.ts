@@ -48,6 +48,14 @@ export const snapshotSchemas = lazy(() => {
         encoding: z.enum(['default', 'utf8', 'sgr', 'urxvt', 'sgr-pixels']),
       }),
       settled: z.boolean(),
+      settle: z
+        .enum(['quiet', 'input', 'exited', 'timeout', 'none'])
+        .optional()
+        .describe("How the settle wait ended; none: no wait ran (an error's latest screen)."),
+      quietMs: z
+        .int()
+        .optional()
+        .describe('With settle none: ms since output last reached the screen.'),
       waitingForInput: z
         .boolean()
         .optional()
@@ -107,6 +115,8 @@ type Schemas = ReturnType<typeof snapshotSchemas>;
 
 /** The terminal as a person would see it, as tools return it. */
 export type Snapshot = z.output<Schemas['SnapshotSchema']>;
+/** How a snapshot's screen was observed (its `settle` field). */
+export type SettleLabel = NonNullable<Snapshot['settle']>;
 /** One entry of a snapshot's style legend. */
 export type Style = z.output<Schemas['StyleSchema']>;
 /** A colour: a palette index (0-255) or an RGB value "#rrggbb". */

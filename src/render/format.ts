@@ -1,14 +1,14 @@
 /**
  * The readable text of a result, for clients that show the model text rather than structured
- * content: a status line, numbered screen rows, the cursor, and compact style runs
+ * content: a status line, numbered rows (rows.ts), the cursor, and compact style runs
  * (`row: start-end=sN`, sN being styles[N]) with their legend; a screen with more styling than a
  * reader could use gets a one-line summary instead. Pure.
  */
 import type { Style } from '../contract/snapshot.js';
 import type { BatchProgress } from '../session/run-batch.js';
 import type { SessionInfo, Snapshot } from '../session/session.js';
+import { formatHistory, formatScreenRows, formatScrollback, SEPARATOR } from './rows.js';
 
-const SEPARATOR = '│';
 /** Above this, the legend and runs are summarised in the text (structured content has them all). */
 export const MAX_STYLE_TEXT = 16 * 1024;
 
@@ -16,31 +16,12 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
   const lines: string[] = [statusLine(sessionId, s)];
   if (s.title) lines.push(`title: ${JSON.stringify(s.title)}`);
   const width = String(s.rows).length;
-  if (s.history) {
-    const h = s.history;
-    lines.push(
-      `history after line ${h.since}: ${h.lines.length} of ${h.total - h.since} new line(s)${h.missedLines ? `, ${h.missedLines} dropped before they were read` : ''}${h.nextSince !== undefined ? `; more after historySince ${h.nextSince}` : ''}:`,
-    );
-    h.lines.forEach((text, i) => {
-      lines.push(`${String(h.since + i + 1).padStart(width)}${SEPARATOR}${text}`);
-    });
-  }
-  if (s.scrollback) {
-    const { lines: history, availableLines } = s.scrollback;
-    lines.push(
-      `scrollback: ${history.length} of ${availableLines} line${availableLines === 1 ? '' : 's'} (oldest first, numbered up to the screen)`,
-    );
-    const numberWidth = Math.max(width, String(history.length).length + 1);
-    history.forEach((text, i) => {
-      lines.push(`${String(i - history.length).padStart(numberWidth)}${SEPARATOR}${text}`);
-    });
-  }
+  if (s.history) lines.push(...formatHistory(s.history));
+  if (s.scrollback) lines.push(...formatScrollback(s.scrollback, s.historyTotal));
   lines.push(
     `screen (${s.cols}x${s.rows}, ${s.buffer} buffer), cursor row ${s.cursor.row} column ${s.cursor.column}${s.cursor.visible ? '' : ' (hidden)'}:`,
+    ...formatScreenRows(s.screen, width),
   );
-  s.screen.forEach((text, i) => {
-    lines.push(`${String(i + 1).padStart(width)}${SEPARATOR}${text}`);
-  });
   if (s.region) {
     const r = s.region;
     lines.push(
@@ -78,11 +59,30 @@ function statusLine(sessionId: string, s: Snapshot): string {
   } else {
     parts.push('running');
   }
-  parts.push(s.settled ? 'settled' : 'not settled (still changing at the deadline)');
+  parts.push(settleText(s));
   if (s.historyTotal > 0) parts.push(`history ${s.historyTotal} lines`);
   if (s.waitingForInput) parts.push('waiting for input');
   if (s.mouse.tracking !== 'none') parts.push(`mouse ${s.mouse.tracking}/${s.mouse.encoding}`);
   return parts.join(' · ');
+}
+
+/** What the observation saw: settled, still changing at its deadline, or (none ran) how quiet. */
+export function settleText(s: Pick<Snapshot, 'settled' | 'settle' | 'quietMs'>): string {
+  if (s.settled) return 'settled';
+  if (s.settle === 'timeout') return 'still changing at the deadline';
+  if (s.settle === 'none') {
+    if (s.quietMs === undefined) return 'not observed';
+    return s.quietMs === 0 ? 'output still arriving' : `quiet for ${formatDuration(s.quietMs)}`;
+  }
+  return 'not settled';
+}
+
+/** 850 ms, 3.2 s, 95 s, 12 min. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 10_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
+  if (ms < 120_000) return `${Math.floor(ms / 1000)} s`;
+  return `${Math.floor(ms / 60_000)} min`;
 }
 
 export function formatStyle(style: Style): string {

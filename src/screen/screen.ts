@@ -66,6 +66,7 @@ export class Screen {
   private _pressure = false;
   private _parseCount = 0;
   private _lastParsedAt: number;
+  private _resizedAt = Number.NEGATIVE_INFINITY;
   private _title = '';
   private _trimmed = 0;
   private _canCountTrims = false;
@@ -119,6 +120,15 @@ export class Screen {
   /** When the last chunk finished parsing (performance.now() clock). */
   get lastParsedAt(): number {
     return this._lastParsedAt;
+  }
+
+  /**
+   * How long nothing has reached the screen, in ms: no output parsed and no resize. 0 while
+   * output is waiting to be parsed or a synchronized update is in progress.
+   */
+  quietMs(): number {
+    if (this._pendingBytes > 0 || this.isSynchronizedUpdate()) return 0;
+    return Math.max(0, Math.round(this._now() - Math.max(this._lastParsedAt, this._resizedAt)));
   }
 
   get title(): string {
@@ -192,6 +202,7 @@ export class Screen {
   resize(cols: number, rows: number): void {
     if (this._disposed) return;
     this._term.resize(cols, rows);
+    this._resizedAt = this._now();
     this._notify();
   }
 

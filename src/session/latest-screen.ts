@@ -9,5 +9,5 @@ import type { Session } from './session.js';
 export function withLatestScreen(err: unknown, session: Session, where: string): TerminalError {
   const error = toTerminalError(err, where);
   if (session.isClosed) return error.withPartial({ sessionId: session.id });
-  return error.withPartial({ sessionId: session.id, snapshot: session.snapshot(false) });
+  return error.withPartial({ sessionId: session.id, snapshot: session.snapshot('none') });
 }

@@ -79,7 +79,7 @@ export async function runStart(
     if (request.waitForExit) {
       timedOut = await runToExit(session, request.timeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS, options);
       await session.whenParsed();
-      snapshot = session.snapshot(!timedOut, scrollbackLines);
+      snapshot = session.snapshot(timedOut ? 'none' : 'exited', scrollbackLines);
     } else {
       snapshot = await session.observe(
         observeOptions(options.defaults, request, options.signal),

@@ -6,7 +6,7 @@
  */
 import { LIMITS } from '../config.js';
 import type { SessionInfo } from '../contract/session-info.js';
-import type { Snapshot } from '../contract/snapshot.js';
+import type { SettleLabel, Snapshot } from '../contract/snapshot.js';
 import { sessionClosedError, TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
@@ -239,19 +239,27 @@ export class Session implements SettleSource {
   /** Waits for settlement, then captures a snapshot. */
   async observe(options: ObserveOptions, scrollbackLines = 0): Promise<Snapshot> {
     const result = await this.settle(options);
-    return this.snapshot(result.settled, scrollbackLines);
+    return this.snapshot(result.reason, scrollbackLines);
   }
 
-  snapshot(settled: boolean, scrollbackLines = 0): Snapshot {
+  /**
+   * The screen now. `observed` is how a settle wait just ended, or 'none' when none ran: the
+   * snapshot then says how long the screen has been quiet. An exited program's screen is final.
+   */
+  snapshot(observed: SettleLabel, scrollbackLines = 0): Snapshot {
     const grid = this._screen.grid();
     const modes = this._screen.modes();
     const title = this._screen.title;
+    const exited = this._status === 'exited';
+    const settle = exited && (observed === 'none' || observed === 'timeout') ? 'exited' : observed;
     return {
       status: this._status,
       ...exitFields(this._exit),
       ...grid,
       mouse: { tracking: modes.mouseTracking, encoding: modes.mouseEncoding },
-      settled: settled || this._status === 'exited',
+      settled: settle !== 'none' && settle !== 'timeout',
+      settle,
+      ...(settle === 'none' ? { quietMs: this._screen.quietMs() } : {}),
       ...(this._probe && this._status === 'running'
         ? { waitingForInput: this.isWaitingForInput() }
         : {}),

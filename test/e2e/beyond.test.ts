@@ -13,6 +13,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isAlive } from '../helpers/processes.js';
+import { python } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { screenText } from '../helpers/tool-calls.js';
 import { sleep } from '../helpers/wait.js';
@@ -78,6 +79,21 @@ describe('beyond prompts', () => {
     const exited = await h.input(short.id, [{ type: 'wait', pattern: 'never', timeoutMs: 5000 }]);
     assert.equal(exited.data.error?.code, 'SESSION_EXITED');
     await h.call('terminal_close', { sessionId: short.id });
+  });
+
+  it('says an idle prompt attached to a failed wait is quiet, not still changing', async () => {
+    const { id } = await h.start({ command: `${python()} -q`, login: false, cols: 120, rows: 40 });
+    await h.waitFor(id, (s) => s.screen[0]?.startsWith('>>>') === true);
+    await sleep(300);
+    const reply = await h.input(id, [{ type: 'wait', pattern: 'never appears', timeoutMs: 300 }]);
+    assert.equal(reply.data.error?.code, 'WAIT_TIMEOUT');
+    assert.equal(reply.data.snapshot?.settle, 'none');
+    assert.ok((reply.data.snapshot?.quietMs ?? 0) >= 500, reply.text);
+    assert.match(reply.text, /^session t\d+ · running · quiet for \d+ ms/m);
+    assert.doesNotMatch(reply.text, /still changing/);
+    assert.match(reply.text, /^ 1│>>>$/m);
+    assert.match(reply.text, /^2-40│ \(blank\)$/m, 'the blank rows are one line');
+    await h.call('terminal_close', { sessionId: id });
   });
 
   it('runs a command to completion and closes it (one-shot), or times out', async () => {

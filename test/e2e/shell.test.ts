@@ -139,6 +139,7 @@ describe('shell', () => {
     const snap = await h.snapshot(id, { settleMs: 300, settleTimeoutMs: 600 });
     const elapsed = Date.now() - started;
     assert.equal(snap.settled, false);
+    assert.equal(snap.settle, 'timeout', 'observed: still changing at the deadline');
     assert.ok(elapsed >= 550 && elapsed < 2000, `returned at the deadline (${elapsed} ms)`);
     const instant = await h.snapshot(id, { settleMs: 0 });
     assert.equal(instant.status, 'running');

@@ -9,7 +9,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type InMemoryServer, startInMemoryServer } from '../../helpers/in-memory-server.js';
 import { assertToolError, screenText, toToolReply } from '../../helpers/tool-calls.js';
-import { waitUntil } from '../../helpers/wait.js';
+import { sleep, waitUntil } from '../../helpers/wait.js';
 
 const SH = { shell: '/bin/sh', login: false };
 const T = { timeout: 30_000 };
@@ -210,6 +210,30 @@ describe('terminal_input handler', () => {
     },
   );
 
+  it('labels the latest screen of a failed wait by how long it has been quiet', T, async () => {
+    const { id } = await s.start({
+      command: "printf 'ready> '; exec cat",
+      ...SH,
+      cols: 40,
+      rows: 5,
+      settleMs: 50,
+    });
+    await s.waitFor(id, (x) => x.screen[0]?.startsWith('ready>') === true);
+    await sleep(400);
+    const reply = await s.input(id, [{ type: 'wait', pattern: NEVER, timeoutMs: 300 }]);
+    assertToolError(reply, 'WAIT_TIMEOUT');
+    const snapshot = reply.data.snapshot;
+    assert.ok(snapshot, 'the latest screen comes with the error');
+    assert.equal(snapshot.settled, false, 'no settle wait ran');
+    assert.equal(snapshot.settle, 'none');
+    assert.ok((snapshot.quietMs ?? 0) >= 600, `quiet since before the wait: ${snapshot.quietMs}`);
+    assert.match(
+      reply.text,
+      /\nlatest screen:\nsession t\d+ · running · quiet for \d+ ms( · waiting for input)?\n/,
+    );
+    assert.doesNotMatch(reply.text, /still changing|not settled/);
+  });
+
   it('refuses a batch carrying over 1 MiB with INVALID_ARGUMENT and the sizes', T, async () => {
     const id = await startCat();
     const text = 'p'.repeat(600 * 1024);
@@ -246,6 +270,8 @@ describe('terminal_input handler', () => {
     assert.equal(reply.data.inputSent, false);
     assert.equal(reply.data.snapshot?.status, 'exited');
     assert.equal(reply.data.snapshot?.screen[0], 'bye');
+    assert.equal(reply.data.snapshot?.settled, true, 'an exited screen is final');
+    assert.equal(reply.data.snapshot?.settle, 'exited');
     assert.equal((await s.call('terminal_close', { sessionId: id })).data.closed, true);
   });
 

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatDuration, formatSnapshot, settleText } from '../../../src/render/format.js';
+import type { Snapshot } from '../../../src/session/session.js';
+
+/** A running session's settled snapshot with these rows, and `extra` on top. */
+function snapshotOf(screen: string[], extra: Partial<Snapshot> = {}): Snapshot {
+  return {
+    status: 'running',
+    cols: 20,
+    rows: screen.length,
+    buffer: 'normal',
+    screen,
+    cursor: { row: 1, column: 1, visible: true },
+    styles: [],
+    spans: [],
+    mouse: { tracking: 'none', encoding: 'default' },
+    settled: true,
+    settle: 'quiet',
+    historyTotal: 0,
+    ...extra,
+  };
+}
+
+const blankRows = (n: number) => Array.from({ length: n }, () => '');
+
+describe('formatSnapshot: screen rows', () => {
+  it('shows a run of blank rows as one line with its first and last row', () => {
+    const s = snapshotOf(['hello', ...blankRows(39)], {
+      status: 'exited',
+      exitCode: 0,
+      settle: 'exited',
+      cursor: { row: 2, column: 1, visible: true },
+    });
+    assert.equal(
+      formatSnapshot('t1', s),
+      [
+        'session t1 · exited (exit code 0) · settled',
+        'screen (20x40, normal buffer), cursor row 2 column 1:',
+        ' 1│hello',
+        '2-40│ (blank)',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps a single blank row, and collapses runs between text rows', () => {
+    const s = snapshotOf(['$ ls', '', 'a', '', '', '', 'b', '', '', '', '']);
+    assert.equal(
+      formatSnapshot('t2', s),
+      [
+        'session t2 · running · settled',
+        'screen (20x11, normal buffer), cursor row 1 column 1:',
+        ' 1│$ ls',
+        ' 2│',
+        ' 3│a',
+        '4-6│ (blank)',
+        ' 7│b',
+        '8-11│ (blank)',
+      ].join('\n'),
+    );
+  });
+
+  it('does not collapse rows of spaces: only empty rows are blank', () => {
+    const s = snapshotOf(['  ', '  ', '']);
+    assert.equal(
+      formatSnapshot('t3', s).split('\n').slice(2).join('\n'),
+      ['1│  ', '2│  ', '3│'].join('\n'),
+    );
+  });
+
+  it('shows a wholly blank screen as one line', () => {
+    const s = snapshotOf(blankRows(5));
+    assert.equal(formatSnapshot('t1', s).split('\n')[2], '1-5│ (blank)');
+  });
+});
+
+describe('formatSnapshot: how the screen was observed', () => {
+  it('says settled after a quiet, input or exit observation', () => {
+    for (const settle of ['quiet', 'input', 'exited'] as const) {
+      assert.equal(settleText({ settled: true, settle }), 'settled');
+    }
+  });
+
+  it('says still changing only when a settle wait reached its deadline', () => {
+    const s = snapshotOf(['42'], { settled: false, settle: 'timeout' });
+    assert.equal(
+      formatSnapshot('t1', s).split('\n')[0],
+      'session t1 · running · still changing at the deadline',
+    );
+  });
+
+  it('says how long an unobserved screen has been quiet', () => {
+    const s = snapshotOf(['>>> '], {
+      settled: false,
+      settle: 'none',
+      quietMs: 3250,
+      waitingForInput: true,
+    });
+    assert.equal(
+      formatSnapshot('t4', s).split('\n')[0],
+      'session t4 · running · quiet for 3.2 s · waiting for input',
+    );
+    assert.equal(
+      settleText({ settled: false, settle: 'none', quietMs: 0 }),
+      'output still arriving',
+    );
+    assert.equal(settleText({ settled: false, settle: 'none' }), 'not observed');
+  });
+
+  it('writes durations in ms, tenths of a second, seconds or minutes, never rounding up', () => {
+    assert.deepEqual(
+      [1, 999, 1000, 3299, 9999, 10_000, 119_999, 120_000, 3_600_000].map(formatDuration),
+      ['1 ms', '999 ms', '1.0 s', '3.2 s', '9.9 s', '10 s', '119 s', '2 min', '60 min'],
+    );
+  });
+});
+
+describe('formatSnapshot: history and scrollback use history line numbers', () => {
+  it('says what was new, dropped and returned, and where to continue', () => {
+    const s = snapshotOf(['4962', ''], {
+      historyTotal: 4923,
+      history: {
+        since: 2923,
+        lines: ['2924', '2925'],
+        total: 4923,
+        missedLines: 2923,
+        nextSince: 2925,
+      },
+    });
+    assert.deepEqual(formatSnapshot('t1', s).split('\n').slice(1, 4), [
+      'history after line 0: 4923 new lines; lines 1-2923 dropped before they were read; lines 2924-2925 below; 1998 more lines: continue with historySince 2925:',
+      '2924│2924',
+      '2925│2925',
+    ]);
+  });
+
+  it('numbers an incremental read from the line after since', () => {
+    const s = snapshotOf(['x'], {
+      historyTotal: 12,
+      history: { since: 9, lines: ['l10', 'l11', 'l12'], total: 12, missedLines: 0 },
+    });
+    assert.deepEqual(formatSnapshot('t1', s).split('\n').slice(1, 5), [
+      'history after line 9: 3 new lines; lines 10-12 below; continue with historySince 12:',
+      '10│l10',
+      '11│l11',
+      '12│l12',
+    ]);
+  });
+
+  it('says when nothing is new', () => {
+    const s = snapshotOf(['x'], {
+      historyTotal: 12,
+      history: { since: 12, lines: [], total: 12, missedLines: 0 },
+    });
+    assert.equal(
+      formatSnapshot('t1', s).split('\n')[1],
+      'history after line 12: 0 new lines; continue with historySince 12',
+    );
+  });
+
+  it('numbers scrollback by history line, ending at historyTotal', () => {
+    const s = snapshotOf(['line27', ''], {
+      historyTotal: 26,
+      scrollback: { lines: ['line25', 'line26'], availableLines: 26 },
+    });
+    assert.deepEqual(formatSnapshot('t1', s).split('\n').slice(1), [
+      'scrollback: lines 25-26 of history, the last 2 of 26 held:',
+      '25│line25',
+      '26│line26',
+      'screen (20x2, normal buffer), cursor row 1 column 1:',
+      '1│line27',
+      '2│',
+    ]);
+  });
+
+  it('says when there is no scrollback', () => {
+    const s = snapshotOf(['x'], { scrollback: { lines: [], availableLines: 0 } });
+    assert.equal(formatSnapshot('t1', s).split('\n')[1], 'scrollback: no history lines');
+  });
+});
