@@ -4,6 +4,7 @@
  * start-up checks that fail with one clear line, then the stdio server. The only process.exit.
  */
 import module from 'node:module';
+import { isatty } from 'node:tty';
 import { loadConfig, OPTIONS } from './config.js';
 import { TerminalError } from './errors.js';
 import { createLogger } from './log.js';
@@ -42,6 +43,24 @@ function restartWithBoundedYoungGeneration(): void {
   }
 }
 
+/** How to register the server with the two most used clients; --help and the terminal hint. */
+const REGISTER_COMMANDS = [
+  'claude mcp add --scope user --transport stdio agent-tty -- agent-tty',
+  'codex mcp add agent-tty -- agent-tty',
+] as const;
+
+/**
+ * One line for a person who started the server by hand in a terminal, where it would otherwise
+ * sit silent and look hung. On stderr: stdout belongs to JSON-RPC.
+ */
+function terminalHint(): string {
+  return (
+    'agent-tty: this is an MCP server on stdio, waiting for a client to talk JSON-RPC; ' +
+    `register it with \`${REGISTER_COMMANDS[0]}\` or \`${REGISTER_COMMANDS[1]}\`; ` +
+    'agent-tty --help for more; Ctrl+C quits.'
+  );
+}
+
 function helpText(): string {
   const flags = OPTIONS.map(
     (o) => `  ${`${o.flag} <value>`.padEnd(24)}${o.help}\n${' '.repeat(26)}env ${o.env}`,
@@ -53,8 +72,7 @@ function helpText(): string {
     '       agent-tty test SCRIPT.json...  replay test scripts (agent-tty test --help)',
     '',
     'Speaks MCP over stdio (stdin/stdout); logs go to stderr. Register it with your client, e.g.',
-    '  claude mcp add --scope user --transport stdio agent-tty -- agent-tty',
-    '  codex mcp add agent-tty -- agent-tty',
+    ...REGISTER_COMMANDS.map((c) => `  ${c}`),
     '',
     'Options:',
     '  --help                  show this help and exit',
@@ -104,6 +122,10 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfigOrFail(argv, process.env);
   restartWithBoundedYoungGeneration();
+  // After the restart, which would print it twice. Clients start the server with piped stdin.
+  if (isatty(0) && config.logLevel !== 'silent') {
+    process.stderr.write(`${terminalHint()}\n`);
+  }
   const logger = createLogger(config.logLevel);
   let serve: typeof import('./serve.js').serve;
   try {

@@ -2,7 +2,9 @@
  * Turns terminal_start's arguments into what is spawned: the argv (`shell -l -c command`, or an
  * interactive shell when there is no command), the working directory and the environment
  * (inherited, minus variables that would confuse a nested terminal, then the caller's overrides,
- * with TERM fixed). Pure but for the defaults it is given.
+ * with TERM fixed), and whether shell history stays in the session. Pure but for the defaults it
+ * is given.
+ * @see spec/tools.md (terminal_start, Shell history)
  */
 import { resolve } from 'node:path';
 
@@ -23,6 +25,11 @@ export interface LaunchPlan {
   readonly env: Record<string, string>;
   /** The command as the caller gave it, or null for an interactive shell. */
   readonly command: string | null;
+  /**
+   * Whether the session gives its shells a history file of their own (HISTFILE, set by the
+   * session, removed at close); false when the caller names HISTFILE in env or unsetEnv.
+   */
+  readonly sessionHistory: boolean;
 }
 
 export interface LaunchDefaults {
@@ -60,12 +67,21 @@ export function planLaunch(request: LaunchRequest, defaults: LaunchDefaults): La
   for (const [name, value] of Object.entries(defaults.env)) {
     if (value !== undefined && !NOT_INHERITED.includes(name)) env[name] = value;
   }
-  for (const name of request.unsetEnv ?? []) delete env[name];
-  for (const [name, value] of Object.entries(request.env ?? {})) env[name] = value;
+  // Shells started by agents keep their history out of the user's own (bash and zsh read
+  // HISTFILE; fish's history session "" is kept in memory only), unless the caller names it: a
+  // file in env, or unsetEnv for the shell's default file.
+  const overrides = request.env ?? {};
+  const unset = request.unsetEnv ?? [];
+  const names = (name: string) => Object.hasOwn(overrides, name) || unset.includes(name);
+  const sessionHistory = !names('HISTFILE');
+  if (sessionHistory) delete env.HISTFILE;
+  if (!names('fish_history')) env.fish_history = '';
+  for (const name of unset) delete env[name];
+  for (const [name, value] of Object.entries(overrides)) env[name] = value;
   env.TERM = TERM;
   const cwd = resolve(defaults.cwd, request.cwd ?? '.');
   env.PWD = cwd;
-  return { file: shell, args, cwd, env, command };
+  return { file: shell, args, cwd, env, command, sessionHistory };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -20,6 +20,7 @@ import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';
 import type { ObserveOptions } from './observation.js';
 import { Recorder } from './recorder.js';
+import { createSessionHistory, type SessionHistory } from './shell-history.js';
 
 export type SessionStatus = Snapshot['status'];
 
@@ -61,6 +62,7 @@ export class Session implements SettleSource {
   private readonly _pty: PtyHandle;
   private readonly _probe: InputWaitProbe | undefined;
   private readonly _recorder: Recorder | undefined;
+  private readonly _history: SessionHistory | undefined;
   private readonly _recordingError: string | undefined;
   private _status: SessionStatus = 'running';
   private _exit: PtyExit | undefined;
@@ -88,13 +90,14 @@ export class Session implements SettleSource {
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
     });
+    this._history = spec.plan.sessionHistory ? openHistory(spec.id, _deps.logger) : undefined;
     try {
       pty = _deps.spawn(
         {
           file: spec.plan.file,
           args: spec.plan.args,
           cwd: spec.plan.cwd,
-          env: spec.plan.env,
+          env: this._history ? { ...spec.plan.env, HISTFILE: this._history.file } : spec.plan.env,
           cols: spec.cols,
           rows: spec.rows,
         },
@@ -108,6 +111,7 @@ export class Session implements SettleSource {
       );
     } catch (err) {
       this._screen.dispose();
+      this._history?.remove();
       throw err;
     }
     this._pty = pty;
@@ -363,6 +367,8 @@ export class Session implements SettleSource {
       this._pty.dispose();
       this._screen.dispose();
       this._recorder?.close();
+      // After the processes are gone: a shell writes its history as it exits.
+      this._history?.remove();
     }
   }
 
@@ -373,6 +379,18 @@ export class Session implements SettleSource {
       this._status = 'exited';
       for (const listener of this._exitListeners) listener();
     });
+  }
+}
+
+/** The session's history directory; without one, shells keep their own default and it is logged. */
+function openHistory(sessionId: string, logger: Logger): SessionHistory | undefined {
+  try {
+    return createSessionHistory(sessionId);
+  } catch (err) {
+    logger.warn(
+      `session ${sessionId}: no private shell history (${(err as Error).message}); its shells use their default history file`,
+    );
+    return undefined;
   }
 }
 

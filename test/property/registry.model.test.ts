@@ -32,7 +32,14 @@ import {
 
 const MAX_SESSIONS = 3;
 const NO_SUCH_ID = 't999';
-const PLAN: LaunchPlan = { file: '/bin/sh', args: [], cwd: '/', env: {}, command: null };
+const PLAN: LaunchPlan = {
+  file: '/bin/sh',
+  args: [],
+  cwd: '/',
+  env: {},
+  command: null,
+  sessionHistory: false,
+};
 
 type Cmd = fc.AsyncCommand<World, World>;
 

@@ -88,6 +88,7 @@ describe('planLaunch environment', () => {
       TERM,
       LANG: 'C.UTF-8',
       PWD: '/home/user/project',
+      fish_history: '',
     });
   });
 
@@ -118,6 +119,41 @@ describe('planLaunch environment', () => {
     const before = JSON.stringify(DEFAULTS);
     plan({ env: { NEW: '1' }, unsetEnv: ['PATH'] });
     assert.equal(JSON.stringify(DEFAULTS), before);
+  });
+});
+
+describe('planLaunch shell history', () => {
+  const withHistory: LaunchDefaults = {
+    ...DEFAULTS,
+    env: { ...DEFAULTS.env, HISTFILE: '/home/user/.bash_history', fish_history: 'fish' },
+  };
+
+  it('keeps history in the session by default: the session sets HISTFILE, fish keeps it in memory', () => {
+    const result = plan({}, withHistory);
+    assert.equal(result.sessionHistory, true);
+    assert.equal('HISTFILE' in result.env, false, 'the inherited HISTFILE is not passed on');
+    assert.equal(result.env.fish_history, '');
+  });
+
+  it('does so for commands too, which may start a shell of their own', () => {
+    const result = plan({ command: 'bash' });
+    assert.equal(result.sessionHistory, true);
+    assert.equal(result.env.fish_history, '');
+  });
+
+  it("lets the caller's HISTFILE win, or unsetEnv for the shell's default", () => {
+    const named = plan({ env: { HISTFILE: '/home/user/.bash_history' } }, withHistory);
+    assert.equal(named.sessionHistory, false);
+    assert.equal(named.env.HISTFILE, '/home/user/.bash_history');
+    const unset = plan({ unsetEnv: ['HISTFILE'] }, withHistory);
+    assert.equal(unset.sessionHistory, false);
+    assert.equal('HISTFILE' in unset.env, false);
+  });
+
+  it("lets the caller's fish_history win, or unsetEnv for fish's default", () => {
+    assert.equal(plan({ env: { fish_history: 'work' } }).env.fish_history, 'work');
+    assert.equal('fish_history' in plan({ unsetEnv: ['fish_history'] }).env, false);
+    assert.equal(plan({ env: { fish_history: 'work' } }).sessionHistory, true);
   });
 });
 

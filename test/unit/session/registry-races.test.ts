@@ -10,7 +10,14 @@ import { SessionRegistry } from '../../../src/session/registry.js';
 import type { Session } from '../../../src/session/session.js';
 import { codeOf } from '../../helpers/registry-checks.js';
 
-const PLAN: LaunchPlan = { file: '/bin/sh', args: [], cwd: '/', env: {}, command: null };
+const PLAN: LaunchPlan = {
+  file: '/bin/sh',
+  args: [],
+  cwd: '/',
+  env: {},
+  command: null,
+  sessionHistory: false,
+};
 
 /** A session whose close ends when the test says so. */
 function closeOnCue(id: string, pid: number) {
