@@ -143,8 +143,10 @@ describe('guarantees', () => {
     const replacement = JSON.parse(
       /send (\{.*\})$/.exec(refused.data.error?.message ?? '')?.[1] ?? '',
     );
+    // TWO is seen before the interrupt: an interrupt flushes echo the terminal has not read yet.
     const sent = await h.input(id, [
       { type: 'text', text: 'TWO' },
+      { type: 'wait', pattern: 'TWO', timeoutMs: 10_000 },
       replacement,
       { type: 'wait', exit: true, timeoutMs: 10_000 },
     ]);
