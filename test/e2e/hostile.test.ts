@@ -133,9 +133,12 @@ async function waitRaw(server: RawRpcServer, id: string, until: (s: Snapshot) =>
   throw new Error(`session ${id} never reached the expected screen`);
 }
 
-/** What a fresh session sees of the server's environment and directory, as one hash. */
+/**
+ * What a fresh session sees of the server's environment and directory, as one hash; HISTFILE
+ * is left out, since every session gets a history file of its own.
+ */
 async function inheritedState(server: RawRpcServer): Promise<string> {
-  const command = 'env | sort | sha256sum; pwd';
+  const command = "env | grep -v '^HISTFILE=' | sort | sha256sum; pwd";
   const started = await callRaw(server, 'terminal_start', { command, login: false });
   const id = started.sessionId as string;
   const s = await waitRaw(server, id, (x) => x.status === 'exited');
