@@ -5,36 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InputWriter, type Timers } from '../../../src/pty/input-writer.js';
-
-class FakeTimers implements Timers {
-  private readonly _pending: { at: number; fn: () => void }[] = [];
-  now = 0;
-  set(fn: () => void, ms: number): unknown {
-    const entry = { at: this.now + Math.max(1, ms), fn };
-    this._pending.push(entry);
-    return entry;
-  }
-  clear(handle: unknown): void {
-    const at = this._pending.indexOf(handle as { at: number; fn: () => void });
-    if (at !== -1) this._pending.splice(at, 1);
-  }
-  advance(ms: number): void {
-    const end = this.now + ms;
-    for (;;) {
-      this._pending.sort((a, b) => a.at - b.at);
-      const next = this._pending[0];
-      if (!next || next.at > end) break;
-      this._pending.shift();
-      this.now = next.at;
-      next.fn();
-    }
-    this.now = end;
-  }
-}
+import { InputWriter } from '../../../src/pty/input-writer.js';
+import { FakeTimers } from '../../helpers/fakes.js';
 
 function setup(options: { room?: number; fd?: () => number | undefined; fail?: string } = {}) {
-  const timers = new FakeTimers();
+  const timers = new FakeTimers(1);
   const written: string[] = [];
   let calls = 0;
   const state = { room: options.room ?? Number.POSITIVE_INFINITY };

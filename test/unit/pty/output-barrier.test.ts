@@ -5,42 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DrainMarker } from '../../../src/pty/drain-marker.js';
-import type { Timers } from '../../../src/pty/input-writer.js';
 import {
   BARRIER_TIMEOUT_MS,
   DRAIN_TIMEOUT_MS,
   MARKER_RETRY_MS,
   OutputBarrier,
 } from '../../../src/pty/output-barrier.js';
-
-class FakeTimers implements Timers {
-  private readonly _pending: { at: number; fn: () => void }[] = [];
-  now = 0;
-  set(fn: () => void, ms: number): unknown {
-    const entry = { at: this.now + ms, fn };
-    this._pending.push(entry);
-    return entry;
-  }
-  clear(handle: unknown): void {
-    const at = this._pending.indexOf(handle as { at: number; fn: () => void });
-    if (at !== -1) this._pending.splice(at, 1);
-  }
-  get pending(): number {
-    return this._pending.length;
-  }
-  advance(ms: number): void {
-    const end = this.now + ms;
-    for (;;) {
-      this._pending.sort((a, b) => a.at - b.at);
-      const next = this._pending[0];
-      if (!next || next.at > end) break;
-      this._pending.shift();
-      this.now = next.at;
-      next.fn();
-    }
-    this.now = end;
-  }
-}
+import { FakeTimers } from '../../helpers/fakes.js';
 
 const SLAVE_FD = 9;
 const text = (s: string) => Buffer.from(s, 'latin1');

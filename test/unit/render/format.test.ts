@@ -1,26 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatDuration, formatSnapshot, settleText } from '../../../src/render/format.js';
-import type { Snapshot } from '../../../src/session/session.js';
-
-/** A running session's settled snapshot with these rows, and `extra` on top. */
-function snapshotOf(screen: string[], extra: Partial<Snapshot> = {}): Snapshot {
-  return {
-    status: 'running',
-    cols: 20,
-    rows: screen.length,
-    buffer: 'normal',
-    screen,
-    cursor: { row: 1, column: 1, visible: true },
-    styles: [],
-    spans: [],
-    mouse: { tracking: 'none', encoding: 'default' },
-    settled: true,
-    settle: 'quiet',
-    historyTotal: 0,
-    ...extra,
-  };
-}
+import { snapshotOf } from '../../helpers/fakes.js';
 
 const blankRows = (n: number) => Array.from({ length: n }, () => '');
 

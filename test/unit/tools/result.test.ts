@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TerminalError } from '../../../src/errors.js';
-import type { Snapshot } from '../../../src/session/session.js';
 import { errorResult, guardResultSize } from '../../../src/tools/result.js';
+import { snapshotOf } from '../../helpers/fakes.js';
 
 const bytesOf = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result), 'utf8');
 
@@ -17,23 +17,6 @@ function snapshotResult(screenText: string, extra: Record<string, unknown> = {})
       snapshot: { screen: [screenText], cursor: { row: 1, column: 1, visible: true } },
       ...extra,
     },
-  };
-}
-
-/** A whole snapshot with these screen rows, as a session reports it. */
-function snapshotOf(screen: string[]): Snapshot {
-  return {
-    status: 'running',
-    cols: 80,
-    rows: screen.length,
-    buffer: 'normal',
-    screen,
-    cursor: { row: 1, column: 1, visible: true },
-    styles: [],
-    spans: [],
-    mouse: { tracking: 'none', encoding: 'default' },
-    settled: true,
-    historyTotal: 0,
   };
 }
 
