@@ -1,5 +1,6 @@
 /**
- * JSON Schema for the tool list, generated from the zod schemas (draft-07, as the MCP SDK emits),
+ * JSON Schema for the tool list, generated from the zod schemas, in keywords that draft-07 (what
+ * the MCP SDK emits) and 2020-12 (MCP's default dialect) read alike, so no `$schema` is sent; and
  * in the most portable spelling (MCP Inspector's --strict check finds nothing to warn about):
  * input schemas carry no anyOf/oneOf/allOf/$ref and no nullable field at all (a test holds them
  * so: Codex turns such parts into strings and Claude Code rejects them at the top level); in
@@ -13,7 +14,11 @@ export type JsonSchema = { [key: string]: unknown };
 const COMPOSITE_KEYS = ['anyOf', 'oneOf', 'allOf', '$ref'];
 
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'throw' });
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io,
+    unrepresentable: 'throw',
+  });
   return portable(json) as JsonSchema;
 }
 
@@ -26,14 +31,38 @@ function portable(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
+    if (isSafeIntegerBound(key, value)) continue;
     out[key] = key === 'additionalProperties' && isEmptySchema(value) ? true : portable(value);
   }
+  sameItems(out);
   const { type, description, ...constraints } = out;
   if (!Array.isArray(type)) return out;
   return {
     ...(description === undefined ? {} : { description }),
     anyOf: type.map((t) => (t === 'null' ? { type: 'null' } : { ...constraints, type: t })),
   };
+}
+
+/** zod's `int()` bounds every integer to the safe range; JSON numbers past it are not integers anyway. */
+function isSafeIntegerBound(key: string, value: unknown): boolean {
+  return (
+    (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) ||
+    (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)
+  );
+}
+
+/**
+ * A tuple whose positions all take the same schema (`[row, column, ...]` integers) as a plain
+ * array of that schema with a fixed length: the same constraint, and one spelling that draft-07
+ * and 2020-12 read alike (2020-12 calls tuples `prefixItems`).
+ */
+function sameItems(node: Record<string, unknown>): void {
+  const { items, additionalItems } = node;
+  if (!Array.isArray(items) || items.length === 0 || additionalItems !== false) return;
+  const first = JSON.stringify(items[0]);
+  if (!items.every((item) => JSON.stringify(item) === first)) return;
+  node.items = items[0];
+  delete node.additionalItems;
 }
 
 function isEmptySchema(value: unknown): boolean {
