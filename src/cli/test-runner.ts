@@ -182,11 +182,11 @@ async function expectation(
   const found = matches.some((m) => step.column === undefined || m.column === step.column);
   if (step.style && found !== step.absent) {
     const snapshot = session.snapshot('none');
-    const span = snapshot.spans.find(
+    const span = snapshot.spans?.find(
       ([row, start, end]) =>
         row === step.row && start <= (step.column as number) && (step.column as number) <= end,
     );
-    const actual = span ? (snapshot.styles[span[3]] as Record<string, unknown>) : {};
+    const actual: Record<string, unknown> = (span && snapshot.styles?.[span[3]]) ?? {};
     for (const [key, value] of Object.entries(step.style)) {
       if (actual[key] !== value)
         return `cell ${step.row}:${step.column} has ${JSON.stringify(actual)}`;

@@ -1,16 +1,17 @@
 /**
- * The snapshot every screen-returning tool answers with: screen rows, cursor, styles as a legend
- * plus spans, mode and process status, and what terminal_snapshot adds on request. The
+ * The snapshot every screen-returning tool answers with: process status and how the screen was
+ * observed first, then size, cursor, the rows down to the last with text, styles as a legend plus
+ * spans, and what terminal_snapshot adds on request. Optional parts are absent when empty (no
+ * styling, mouse reporting off), so a plain screen carries no noise. The field order here is the
+ * order session.snapshot() writes. The
  * TypeScript types (`Snapshot`, `Style`, `Color`) are the schema's output, not written again.
  * @see spec/tools.md (Snapshots)
  */
 import { z } from 'zod';
-import { commonSchemas, lazy } from './common.js';
+import { lazy } from './common.js';
 
 /** The snapshot schemas, built once on first use. */
 export const snapshotSchemas = lazy(() => {
-  const { errorField } = commonSchemas();
-
   const ColorSchema = z.union([z.int().min(0).max(255), z.string().regex(/^#[0-9a-f]{6}$/)]);
 
   const StyleSchema = z.strictObject({
@@ -27,88 +28,71 @@ export const snapshotSchemas = lazy(() => {
     overline: z.literal(true).optional(),
   });
 
-  const SnapshotSchema = z
-    .strictObject({
-      status: z.enum(['running', 'exited']),
-      exitCode: z.int().optional(),
-      signal: z.string().optional(),
-      cols: z.int(),
-      rows: z.int(),
-      buffer: z.enum(['normal', 'alternate']),
-      screen: z.array(z.string()).describe('Exactly `rows` strings, one per screen row.'),
-      cursor: z.strictObject({ row: z.int(), column: z.int(), visible: z.boolean() }),
-      styles: z.array(StyleSchema).describe('The styles the spans use; a span names one by index.'),
-      spans: z
-        .array(z.tuple([z.int(), z.int(), z.int(), z.int()]))
-        .describe(
-          '[row, startColumn, endColumn, style]: 1-based inclusive columns, style indexes styles; cells without a span have the default style.',
-        ),
-      mouse: z.strictObject({
-        tracking: z.enum(['none', 'x10', 'normal', 'button', 'any']),
+  const SnapshotSchema = z.strictObject({
+    status: z.enum(['running', 'exited']),
+    exitCode: z.int().optional(),
+    signal: z.string().optional(),
+    /** Whether the screen had settled: settle is quiet, input or exited. */
+    settled: z.boolean(),
+    /** How the settle wait ended; none: no wait ran (an error's latest screen). */
+    settle: z.enum(['quiet', 'input', 'exited', 'timeout', 'none']),
+    /** With settle none: ms since output last reached the screen. */
+    quietMs: z.int().optional(),
+    /** The program is blocked reading the terminal: it waits for you (Linux only). */
+    waitingForInput: z.boolean().optional(),
+    title: z.string().optional(),
+    cols: z.int(),
+    rows: z.int(),
+    buffer: z.enum(['normal', 'alternate']),
+    cursor: z.strictObject({ row: z.int(), column: z.int(), visible: z.boolean() }),
+    /** Only while the program has mouse reporting on. */
+    mouse: z
+      .strictObject({
+        tracking: z.enum(['x10', 'normal', 'button', 'any']),
         encoding: z.enum(['default', 'utf8', 'sgr', 'urxvt', 'sgr-pixels']),
-      }),
-      settled: z.boolean(),
-      settle: z
-        .enum(['quiet', 'input', 'exited', 'timeout', 'none'])
-        .optional()
-        .describe("How the settle wait ended; none: no wait ran (an error's latest screen)."),
-      quietMs: z
-        .int()
-        .optional()
-        .describe('With settle none: ms since output last reached the screen.'),
-      waitingForInput: z
-        .boolean()
-        .optional()
-        .describe('The program is blocked reading the terminal: it waits for you (Linux only).'),
-      title: z.string().optional(),
-      historyTotal: z
-        .int()
-        .describe('Lines that have ever scrolled into history; pass as historySince to read on.'),
-      scrollback: z
-        .strictObject({ lines: z.array(z.string()), availableLines: z.int() })
-        .optional(),
-      history: z
-        .strictObject({
-          since: z.int(),
-          lines: z.array(z.string()),
-          total: z.int(),
-          missedLines: z.int(),
-          nextSince: z.int().optional(),
-        })
-        .optional()
-        .describe(
-          'Lines after history count `since` (when requested); missedLines were dropped before they were read; nextSince is set when more remain.',
-        ),
-      region: z
-        .strictObject({
+      })
+      .optional(),
+    /** Rows from the top down to the last row with text or the cursor's row; the rest are blank. */
+    screen: z.array(z.string()),
+    /** The styles the spans use; a span names one by index. Absent when nothing is styled. */
+    styles: z.array(StyleSchema).optional(),
+    /** [row, startColumn, endColumn, style]: 1-based inclusive columns, style indexes styles. */
+    spans: z.array(z.tuple([z.int(), z.int(), z.int(), z.int()])).optional(),
+    /** Lines that have ever scrolled into history; pass as historySince to read on. */
+    historyTotal: z.int(),
+    scrollback: z.strictObject({ lines: z.array(z.string()), availableLines: z.int() }).optional(),
+    /** Lines after history line `since`; missedLines were dropped unread; nextSince: more remain. */
+    history: z
+      .strictObject({
+        since: z.int(),
+        lines: z.array(z.string()),
+        total: z.int(),
+        missedLines: z.int(),
+        nextSince: z.int().optional(),
+      })
+      .optional(),
+    region: z
+      .strictObject({
+        row: z.int(),
+        column: z.int(),
+        rows: z.int(),
+        cols: z.int(),
+        lines: z.array(z.string()),
+      })
+      .optional(),
+    matches: z
+      .array(
+        z.strictObject({
           row: z.int(),
           column: z.int(),
-          rows: z.int(),
-          cols: z.int(),
-          lines: z.array(z.string()),
-        })
-        .optional(),
-      matches: z
-        .array(
-          z.strictObject({
-            row: z.int(),
-            column: z.int(),
-            endColumn: z.int(),
-            text: z.string(),
-          }),
-        )
-        .optional(),
-    })
-    .describe('The terminal as a person would see it.');
-
-  /** The output of the tools that return a session's screen and nothing else. */
-  const ObservationOutputSchema = z.strictObject({
-    sessionId: z.string().optional(),
-    snapshot: SnapshotSchema.optional(),
-    ...errorField,
+          endColumn: z.int(),
+          text: z.string(),
+        }),
+      )
+      .optional(),
   });
 
-  return { ColorSchema, StyleSchema, SnapshotSchema, ObservationOutputSchema };
+  return { ColorSchema, StyleSchema, SnapshotSchema };
 });
 
 type Schemas = ReturnType<typeof snapshotSchemas>;

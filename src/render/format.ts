@@ -20,7 +20,7 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
   if (s.scrollback) lines.push(...formatScrollback(s.scrollback, s.historyTotal));
   lines.push(
     `screen (${s.cols}x${s.rows}, ${s.buffer} buffer), cursor row ${s.cursor.row} column ${s.cursor.column}${s.cursor.visible ? '' : ' (hidden)'}:`,
-    ...formatScreenRows(s.screen, width),
+    ...formatScreenRows(s.screen, s.rows, width),
   );
   if (s.region) {
     const r = s.region;
@@ -38,7 +38,7 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
         : `matches: ${s.matches.map((m) => `${m.row}:${m.column}-${m.endColumn} ${JSON.stringify(m.text)}`).join('; ')}`,
     );
   }
-  if (s.spans.length > 0) {
+  if (s.spans && s.styles) {
     const legend = `styles: ${formatLegend(s.styles)}`;
     const spans = `spans: ${formatSpans(s.spans)}`;
     if (legend.length + spans.length <= MAX_STYLE_TEXT) {
@@ -62,7 +62,7 @@ function statusLine(sessionId: string, s: Snapshot): string {
   parts.push(settleText(s));
   if (s.historyTotal > 0) parts.push(`history ${s.historyTotal} lines`);
   if (s.waitingForInput) parts.push('waiting for input');
-  if (s.mouse.tracking !== 'none') parts.push(`mouse ${s.mouse.tracking}/${s.mouse.encoding}`);
+  if (s.mouse) parts.push(`mouse ${s.mouse.tracking}/${s.mouse.encoding}`);
   return parts.join(' · ');
 }
 
@@ -99,7 +99,7 @@ function formatLegend(styles: readonly Style[]): string {
   return styles.map((style, i) => `s${i}=${formatStyle(style)}`).join(' ');
 }
 
-function formatSpans(spans: Snapshot['spans']): string {
+function formatSpans(spans: NonNullable<Snapshot['spans']>): string {
   const out: string[] = [];
   let row = -1;
   let current: string[] = [];

@@ -14,19 +14,21 @@ type HistoryField = NonNullable<Snapshot['history']>;
 type ScrollbackField = NonNullable<Snapshot['scrollback']>;
 
 /**
- * Screen rows numbered from 1, padded to `width`; two or more blank rows in a row become one
- * line `first-last│ (blank)`, so row numbers stay exact.
+ * Screen rows 1..rows numbered from 1, padded to `width` (rows past the end of `screen` are
+ * blank); two or more blank rows in a row become one line `first-last│ (blank)`, so row numbers
+ * stay exact.
  */
-export function formatScreenRows(screen: readonly string[], width: number): string[] {
+export function formatScreenRows(screen: readonly string[], rows: number, width: number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < screen.length; i++) {
+  const row = (i: number) => (i < rows ? (screen[i] ?? '') : undefined);
+  for (let i = 0; i < rows; i++) {
     let last = i;
-    while (screen[i] === '' && screen[last + 1] === '') last++;
+    while (row(i) === '' && row(last + 1) === '') last++;
     if (last > i) {
       out.push(`${`${i + 1}-${last + 1}`.padStart(width)}${SEPARATOR}${BLANK_RUN}`);
       i = last;
     } else {
-      out.push(`${String(i + 1).padStart(width)}${SEPARATOR}${screen[i]}`);
+      out.push(`${String(i + 1).padStart(width)}${SEPARATOR}${row(i)}`);
     }
   }
   return out;

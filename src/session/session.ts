@@ -251,16 +251,15 @@ export class Session implements SettleSource {
    * snapshot then says how long the screen has been quiet. An exited program's screen is final.
    */
   snapshot(observed: SettleLabel, scrollbackLines = 0): Snapshot {
-    const grid = this._screen.grid();
+    const { cols, rows, buffer, cursor, screen, styles, spans } = this._screen.grid();
     const modes = this._screen.modes();
     const title = this._screen.title;
     const exited = this._status === 'exited';
     const settle = exited && (observed === 'none' || observed === 'timeout') ? 'exited' : observed;
+    const tracking = modes.mouseTracking;
     return {
       status: this._status,
       ...exitFields(this._exit),
-      ...grid,
-      mouse: { tracking: modes.mouseTracking, encoding: modes.mouseEncoding },
       settled: settle !== 'none' && settle !== 'timeout',
       settle,
       ...(settle === 'none' ? { quietMs: this._screen.quietMs() } : {}),
@@ -268,6 +267,13 @@ export class Session implements SettleSource {
         ? { waitingForInput: this.isWaitingForInput() }
         : {}),
       ...(title ? { title } : {}),
+      cols,
+      rows,
+      buffer,
+      cursor,
+      ...(tracking === 'none' ? {} : { mouse: { tracking, encoding: modes.mouseEncoding } }),
+      screen: screen.slice(0, shownRows(screen, cursor.row)),
+      ...(spans.length > 0 ? { styles, spans } : {}),
       historyTotal: this._screen.historyTotal,
       ...(scrollbackLines > 0 ? { scrollback: this._screen.history(scrollbackLines) } : {}),
     };
@@ -404,4 +410,11 @@ function describeExit(exit: PtyExit | undefined): string {
   if (!exit) return '';
   if (exit.signal) return ` (killed by ${exit.signal})`;
   return ` (exit code ${exit.exitCode})`;
+}
+
+/** How many rows a snapshot shows: down to the last row with text, or the cursor's if lower. */
+function shownRows(screen: readonly string[], cursorRow: number): number {
+  let last = screen.length;
+  while (last > cursorRow && screen[last - 1] === '') last--;
+  return last;
 }

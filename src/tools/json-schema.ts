@@ -7,6 +7,7 @@
  * output schemas a nullable value is an anyOf of single types, never a type list, and a free-form
  * object's values are `additionalProperties: true`, never an empty schema.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -19,7 +20,46 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSch
     io,
     unrepresentable: 'throw',
   });
-  return portable(json) as JsonSchema;
+  const converted = portable(json) as JsonSchema;
+  return io === 'output' ? identified(terse(converted) as JsonSchema) : converted;
+}
+
+/**
+ * An output schema with a root `$id` taken from its content: the tools that answer with the same
+ * shape carry the same id, and a client that caches validators by id (the MCP SDK's does)
+ * compiles each shape once per connection instead of once per tool and per tools/list.
+ */
+function identified(schema: JsonSchema): JsonSchema {
+  const digest = createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 16);
+  return { $id: `urn:agent-tty:result:${digest}`, ...schema };
+}
+
+/**
+ * An output schema in its shortest equivalent spelling: clients validate results with it and
+ * models are not shown it (spec/tools.md documents every result field), so it goes without
+ * descriptions, and without keywords another already implies: the type beside a string enum or a
+ * `const`, a string key rule, and `additionalProperties: true`.
+ */
+function terse(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(terse);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'description' && typeof value === 'string') continue;
+    out[key] = key === 'properties' ? mapValues(value, terse) : terse(value);
+  }
+  const implied =
+    (Array.isArray(out.enum) && out.enum.every((v) => typeof v === 'string')) ||
+    out.const !== undefined;
+  if (implied && typeof out.type === 'string') delete out.type;
+  if (JSON.stringify(out.propertyNames) === '{"type":"string"}') delete out.propertyNames;
+  if (out.additionalProperties === true) delete out.additionalProperties;
+  return out;
+}
+
+function mapValues(value: unknown, f: (v: unknown) => unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, f(v)]));
 }
 
 /**

@@ -6,6 +6,7 @@
  * RESULT_TOO_LARGE, never a dropped connection.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { RESULT_ORDER } from '../contract/observation-result.js';
 import { TerminalError } from '../errors.js';
 import { formatSnapshot } from '../render/format.js';
 import { makeTextSafe, truncateCodeUnits } from '../screen/text-safety.js';
@@ -19,8 +20,22 @@ export interface ToolOutcome {
 export function successResult(outcome: ToolOutcome): CallToolResult {
   return {
     content: [{ type: 'text', text: outcome.text }],
-    structuredContent: outcome.structured,
+    structuredContent: inResultOrder(outcome.structured),
   };
+}
+
+/**
+ * The fields in the order a reader wants them (RESULT_ORDER): identity and failure first, the
+ * snapshot last, so the small facts are not buried after a screenful of rows.
+ */
+function inResultOrder(fields: Record<string, unknown>): Record<string, unknown> {
+  const rank = (key: string) => {
+    const i = RESULT_ORDER.indexOf(key);
+    return i === -1 ? RESULT_ORDER.length - 1.5 : i;
+  };
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(fields).sort((a, b) => rank(a) - rank(b))) out[key] = fields[key];
+  return out;
 }
 
 export function errorResult(error: TerminalError): CallToolResult {
@@ -37,10 +52,10 @@ export function errorResult(error: TerminalError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: lines.join('\n') }],
-    structuredContent: {
+    structuredContent: inResultOrder({
       ...partial,
       error: { code: error.code, message, details: safeStrings(error.details) },
-    },
+    }),
   };
 }
 

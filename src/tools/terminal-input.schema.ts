@@ -5,14 +5,12 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
-import { progressSchemas } from '../contract/progress.js';
-import { snapshotSchemas } from '../contract/snapshot.js';
+import { observationResultSchemas } from '../contract/observation-result.js';
 import { actionSchemas } from '../input/action-schema.js';
 
 /** terminal_input's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalInputSchemas = lazy(() => {
-  const { SessionIdSchema, settleFields, errorField } = commonSchemas();
-  const { SnapshotSchema } = snapshotSchemas();
+  const { SessionIdSchema, settleFields } = commonSchemas();
 
   const InputInputSchema = z.strictObject({
     sessionId: SessionIdSchema,
@@ -26,24 +24,10 @@ export const terminalInputSchemas = lazy(() => {
     ...settleFields,
   });
 
-  const { WaitReportSchema } = progressSchemas();
-
-  const InputOutputSchema = z.strictObject({
-    sessionId: z.string().optional(),
-    actionsCompleted: z.int().optional(),
-    inputSent: z.boolean().optional(),
-    failedActionIndex: z.int().optional(),
-    waits: z
-      .array(WaitReportSchema)
-      .optional()
-      .describe(
-        'How each wait for a condition ended: quiet/input/exited/timeout (settle) or matched/gone/exited.',
-      ),
-    snapshot: SnapshotSchema.optional(),
-    ...errorField,
-  });
-
-  return { InputInputSchema, InputOutputSchema };
+  return {
+    InputInputSchema,
+    InputOutputSchema: observationResultSchemas().ObservationResultSchema,
+  };
 });
 
 type Schemas = ReturnType<typeof terminalInputSchemas>;

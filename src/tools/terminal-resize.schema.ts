@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
-import { snapshotSchemas } from '../contract/snapshot.js';
+import { observationResultSchemas } from '../contract/observation-result.js';
 
 /** terminal_resize's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalResizeSchemas = lazy(() => {
@@ -16,7 +16,10 @@ export const terminalResizeSchemas = lazy(() => {
     rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).describe('New height (1-200).'),
     ...settleFields,
   });
-  return { ResizeInputSchema, ResizeOutputSchema: snapshotSchemas().ObservationOutputSchema };
+  return {
+    ResizeInputSchema,
+    ResizeOutputSchema: observationResultSchemas().ObservationResultSchema,
+  };
 });
 
 type Schemas = ReturnType<typeof terminalResizeSchemas>;

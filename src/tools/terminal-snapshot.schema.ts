@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
-import { snapshotSchemas } from '../contract/snapshot.js';
+import { observationResultSchemas } from '../contract/observation-result.js';
 
 /** terminal_snapshot's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalSnapshotSchemas = lazy(() => {
@@ -54,7 +54,7 @@ export const terminalSnapshotSchemas = lazy(() => {
 
   return {
     SnapshotInputSchema,
-    SnapshotOutputSchema: snapshotSchemas().ObservationOutputSchema,
+    SnapshotOutputSchema: observationResultSchemas().ObservationResultSchema,
   };
 });
 

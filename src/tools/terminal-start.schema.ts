@@ -2,15 +2,14 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
-import { snapshotSchemas } from '../contract/snapshot.js';
+import { observationResultSchemas } from '../contract/observation-result.js';
 
 const noNul = (what: string) =>
   z.string().refine((s) => !s.includes('\0'), { message: `${what} must not contain NUL` });
 
 /** terminal_start's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalStartSchemas = lazy(() => {
-  const { settleFields, errorField } = commonSchemas();
-  const { SnapshotSchema } = snapshotSchemas();
+  const { settleFields } = commonSchemas();
   const envName = z
     .string()
     .regex(/^[^=\0]+$/, 'an environment variable name must be non-empty without = or NUL');
@@ -88,28 +87,10 @@ export const terminalStartSchemas = lazy(() => {
     ...settleFields,
   });
 
-  const StartOutputSchema = z.strictObject({
-    sessionId: z.string().optional(),
-    snapshot: SnapshotSchema.optional(),
-    timedOut: z
-      .boolean()
-      .optional()
-      .describe('waitForExit: the program was still running at timeoutMs.'),
-    closed: z.boolean().optional().describe('autoClose: the session was closed after this result.'),
-    recording: z
-      .string()
-      .optional()
-      .describe('Absolute path of the asciicast recording; its file is open and being written.'),
-    recordingError: z
-      .string()
-      .optional()
-      .describe(
-        'Why the session is not recorded although recording was asked for; it runs unrecorded.',
-      ),
-    ...errorField,
-  });
-
-  return { StartInputSchema, StartOutputSchema };
+  return {
+    StartInputSchema,
+    StartOutputSchema: observationResultSchemas().ObservationResultSchema,
+  };
 });
 
 type Schemas = ReturnType<typeof terminalStartSchemas>;

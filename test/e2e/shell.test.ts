@@ -39,14 +39,14 @@ describe('shell', () => {
     });
     assert.equal(snapshot.status, 'exited');
     assert.equal(snapshot.screen[0], 'abRED rgb');
-    const byId = (id: number) => snapshot.styles[id];
-    const red = snapshot.spans.find((s) => s[0] === 1 && s[1] === 3);
+    const byId = (id: number) => snapshot.styles?.[id];
+    const red = snapshot.spans?.find((s) => s[0] === 1 && s[1] === 3);
     assert.deepEqual(red?.slice(0, 3), [1, 3, 5]);
     assert.deepEqual(byId(red?.[3] ?? -1), { fg: 1, bold: true });
-    const rgb = snapshot.spans.find((s) => s[1] === 7);
+    const rgb = snapshot.spans?.find((s) => s[1] === 7);
     assert.deepEqual(rgb?.slice(0, 3), [1, 7, 9]);
     assert.deepEqual(byId(rgb?.[3] ?? -1), { fg: '#ff8000', underline: true });
-    assert.equal(snapshot.spans.length, 2, 'default-styled cells have no span');
+    assert.equal(snapshot.spans?.length, 2, 'default-styled cells have no span');
   });
 
   it('reports the exit code and the killing signal', async () => {
@@ -107,7 +107,7 @@ describe('shell', () => {
       env: { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
     });
     assert.equal(snapshot.screen[0], '日本X🙂|');
-    const green = snapshot.spans[0];
+    const green = snapshot.spans?.[0];
     assert.deepEqual(green?.slice(0, 3), [1, 5, 5], 'X sits in column 5 after two wide characters');
     assert.equal(snapshot.cursor.row, 2);
   });

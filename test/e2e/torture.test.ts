@@ -21,8 +21,12 @@ function view(s: Snapshot) {
 
 /** Columns of the reverse-video marker cells on each row. */
 function markerColumns(s: Snapshot): Map<number, number> {
-  const inverse = s.styles.findIndex((st) => st.inverse === true && Object.keys(st).length === 1);
-  return new Map(s.spans.filter((sp) => sp[3] === inverse).map(([row, start]) => [row, start]));
+  const inverse = (s.styles ?? []).findIndex(
+    (st) => st.inverse === true && Object.keys(st).length === 1,
+  );
+  return new Map(
+    (s.spans ?? []).filter((sp) => sp[3] === inverse).map(([row, start]) => [row, start]),
+  );
 }
 
 describe('torture TUI', { skip: needsPython }, () => {
@@ -51,8 +55,8 @@ describe('torture TUI', { skip: needsPython }, () => {
     assert.equal(whole.screen[13], '\u00e9中🚀\u0301x');
     assert.equal(whole.screen[19], 'DONE');
     assert.equal(whole.title, 'split é title');
-    assert.deepEqual(whole.styles[0], { fg: 208, bold: true, underline: true });
-    assert.deepEqual(whole.spans[0], [1, 1, 19, 0]);
+    assert.deepEqual(whole.styles?.[0], { fg: 208, bold: true, underline: true });
+    assert.deepEqual(whole.spans?.[0], [1, 1, 19, 0]);
     assert.deepEqual(whole.cursor, { row: 20, column: 5, visible: true });
   });
 
@@ -164,9 +168,9 @@ describe('torture TUI', { skip: needsPython }, () => {
       if (column) assert.equal(markers.get(row), column, `marker column on row ${row}`);
     }
     assert.equal(s.screen[9], '中文😀');
-    const green = s.styles.findIndex((st) => st.fg === 2);
+    const green = (s.styles ?? []).findIndex((st) => st.fg === 2);
     assert.deepEqual(
-      s.spans.find((sp) => sp[0] === 10),
+      s.spans?.find((sp) => sp[0] === 10),
       [10, 1, 2, green],
       'a styled wide character spans both its columns',
     );

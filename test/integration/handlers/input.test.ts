@@ -72,7 +72,7 @@ describe('terminal_input handler', () => {
     assert.equal(reply.data.sessionId, id);
     assert.equal(reply.data.actionsCompleted, 2);
     assert.equal(reply.data.inputSent, true);
-    assert.equal(reply.data.snapshot?.screen.length, 5);
+    assert.equal(reply.data.snapshot?.rows, 5);
     assert.match(reply.text, /actionsCompleted: 2/);
     const echoed = await s.waitFor(id, (x) => x.screen[1] === 'hello');
     assert.equal(echoed.screen[0], 'hello', 'the terminal echoed it; cat wrote it back');

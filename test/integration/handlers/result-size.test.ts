@@ -11,8 +11,8 @@ import { assertToolError } from '../../helpers/tool-calls.js';
 const SH = { shell: '/bin/sh', login: false };
 const T = { timeout: 30_000 };
 /**
- * Small enough that any result with a snapshot of a 200-row screen, even a blank one, is over it:
- * its 200 empty rows alone are 601 bytes of JSON (the text shows them as one line).
+ * Small enough that any result with a snapshot of a 200-row screen whose rows are all numbered
+ * (`seq 199`, the cursor on row 200) is over it: those rows alone are over 1 KB of JSON.
  */
 const LIMIT = 600;
 
@@ -28,11 +28,10 @@ describe('results over config.maxResultBytes', () => {
   /** Starts a 200-row session; its own result is too large, but carries the session id. */
   async function startTall(): Promise<string> {
     const reply = await s.call('terminal_start', {
-      command: 'exec cat',
+      command: 'seq 199; exec cat',
       ...SH,
       cols: 40,
       rows: 200,
-      settleMs: 50,
     });
     const error = assertToolError(reply, 'RESULT_TOO_LARGE');
     assert.equal(error.details.limitBytes, LIMIT);

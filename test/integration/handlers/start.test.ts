@@ -34,7 +34,7 @@ describe('terminal_start handler', () => {
     assert.equal(snapshot.status, 'running');
     assert.equal(snapshot.cols, 30);
     assert.equal(snapshot.rows, 4);
-    assert.equal(snapshot.screen.length, 4);
+    assert.deepEqual(snapshot.screen, ['ready', ''], 'rows down to the cursor, below ready');
     assert.equal(snapshot.buffer, 'normal');
     assert.equal(typeof snapshot.settled, 'boolean');
     assert.ok(s.registry.has(sessionId));

@@ -29,7 +29,7 @@ describe('snapshot schema', () => {
     const grid = gridFits(extractScreen(term));
     term.dispose();
     assert.ok(styleKeysMatch);
-    assert.equal(grid.styles.length, sgr.length);
+    assert.equal(grid.styles?.length, sgr.length);
     const { SnapshotSchema } = snapshotSchemas();
     const gridSchema = SnapshotSchema.pick({
       cols: true,

@@ -78,13 +78,58 @@ describe('toJsonSchema', () => {
     assert.deepEqual(properties.a, { anyOf: [{ type: 'string' }, { type: 'null' }] });
   });
 
-  it("spells a free-form object's values additionalProperties: true", () => {
-    const schema = toJsonSchema(
-      z.strictObject({ details: z.record(z.string(), z.unknown()) }),
-      'output',
-    );
-    const details = (schema.properties as Record<string, Node>).details as Record<string, unknown>;
-    assert.equal(details.additionalProperties, true);
+  it("spells a free-form object's values additionalProperties: true, or leaves it out (output)", () => {
+    const free = z.strictObject({ details: z.record(z.string(), z.unknown()) });
+    const details = (io: 'input' | 'output') =>
+      (toJsonSchema(free, io).properties as Record<string, Node>).details as Node;
+    assert.equal(details('input').additionalProperties, true);
+    assert.deepEqual(details('output'), { type: 'object' });
+  });
+
+  it('writes output schemas without descriptions or implied keywords, under an $id of their content', () => {
+    const shape = z.strictObject({
+      kind: z.enum(['a', 'b']).describe('which'),
+      flag: z.literal(true).optional(),
+      n: z.int(),
+    });
+    const schema = toJsonSchema(shape, 'output');
+    assert.match(String(schema.$id), /^urn:agent-tty:result:[0-9a-f]{16}$/);
+    assert.deepEqual(schema.properties, {
+      kind: { enum: ['a', 'b'] },
+      flag: { const: true },
+      n: { type: 'integer' },
+    });
+    assert.equal(toJsonSchema(shape, 'output').$id, schema.$id, 'the same shape, the same id');
+    const other = toJsonSchema(shape.extend({ m: z.int() }), 'output');
+    assert.notEqual(other.$id, schema.$id, 'another shape, another id');
+    const input = toJsonSchema(shape, 'input').properties as Record<string, Node>;
+    assert.equal(input.kind?.description, 'which');
+  });
+
+  it('the four tools that show the screen share one output schema and its $id', () => {
+    const byName = new Map(generateToolList().map((t) => [t.name, t.outputSchema]));
+    const observation = byName.get('terminal_snapshot');
+    for (const name of ['terminal_start', 'terminal_input', 'terminal_resize']) {
+      assert.deepEqual(byName.get(name), observation, name);
+    }
+    const ids = new Set([...byName.values()].map((s) => s?.$id));
+    assert.equal(ids.size, 3, 'observation, list and close results');
+  });
+
+  it('uses no keyword that draft-07 and 2020-12 read differently', () => {
+    const found: string[] = [];
+    const visit = (node: unknown, path: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        const tuple = key === 'items' && Array.isArray(value);
+        if (key === '$schema' || key === 'additionalItems' || key === 'prefixItems' || tuple) {
+          found.push(`${path}/${key}`);
+        }
+        visit(value, `${path}/${key}`);
+      }
+    };
+    for (const tool of generateToolList()) visit(tool, tool.name);
+    assert.deepEqual(found, []);
   });
 
   it('no schema of the tool list has a type list or an empty schema (Inspector --strict)', () => {
