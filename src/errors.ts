@@ -58,12 +58,15 @@ export class TerminalError extends Error {
   }
 }
 
+/** The next step of every INTERNAL message (spec/errors.md). */
+export const REPORT_IT = 'this is a bug in agent-tty: please report it';
+
 /** Any thrown value as a TerminalError; what is not one is a bug: INTERNAL, naming `where`. */
 export function toTerminalError(err: unknown, where: string): TerminalError {
   if (err instanceof TerminalError) return err;
   return new TerminalError(
     'INTERNAL',
-    `internal error in ${where}: ${(err as Error)?.message ?? String(err)}`,
+    `internal error in ${where}: ${(err as Error)?.message ?? String(err)}; ${REPORT_IT}`,
     {},
     { cause: err },
   );
@@ -88,12 +91,20 @@ export function sessionClosedError(
   sessionId: string | undefined,
   reason: 'closed' | 'shutdown' = 'closed',
 ): TerminalError {
-  const why = reason === 'shutdown' ? 'the server is shutting down' : undefined;
-  if (sessionId === undefined)
-    return new TerminalError('SESSION_CLOSED', why ?? 'the session was closed');
+  const next =
+    reason === 'shutdown'
+      ? 'the server is shutting down; start a new session with terminal_start once it runs again'
+      : 'start a new one with terminal_start if you still need it';
+  if (sessionId === undefined) {
+    return new TerminalError(
+      'SESSION_CLOSED',
+      reason === 'shutdown' ? next : `the session was closed during this call; ${next}`,
+    );
+  }
+  const closed = `session "${sessionId}" was closed`;
   return new TerminalError(
     'SESSION_CLOSED',
-    `session "${sessionId}" was closed${why ? `: ${why}` : ''}`,
+    reason === 'shutdown' ? `${closed}: ${next}` : `${closed} during this call; ${next}`,
     { sessionId },
   );
 }

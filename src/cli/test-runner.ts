@@ -119,13 +119,12 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
     return;
   }
   if (step.kind === 'expectExit') {
-    const what = 'the program to exit';
     const outcome = await waitForCondition(
       session,
       { kind: 'exit' },
       { timeoutMs: step.timeoutMs },
     );
-    if (outcome.reason === 'timeout') throw waitTimeoutError(what, step.timeoutMs);
+    if (outcome.reason === 'timeout') throw waitTimeoutError({ kind: 'exit' }, step.timeoutMs);
     const info = session.info();
     if (step.code !== undefined && info.exitCode !== step.code) {
       throw stepFailure(

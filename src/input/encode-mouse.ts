@@ -59,25 +59,30 @@ export function encodeMouse(report: MouseReport, modes: MouseModes): MouseEncodi
   if (encoding === 'sgr-pixels') {
     return fail(
       'INVALID_ARGUMENT',
-      'the program selected SGR pixel coordinates (mode 1016), which cell-based mouse actions cannot produce',
+      'the program selected SGR pixel coordinates (mode 1016), which cell-based mouse actions cannot produce; use key actions instead',
     );
   }
   if (tracking === 'x10') {
     if (report.kind !== 'press') {
       return fail(
         'INVALID_ARGUMENT',
-        `X10 mouse mode (9) reports button presses only, not ${report.kind === 'wheel' ? 'the wheel' : 'releases'}`,
+        report.kind === 'wheel'
+          ? 'X10 mouse mode (9) reports button presses only, not the wheel; scroll with key actions (PageUp, PageDown, Up, Down) instead'
+          : 'X10 mouse mode (9) reports button presses only, not releases; send a click or a press instead',
       );
     }
     if (report.ctrl || report.alt || report.shift) {
-      return fail('INVALID_ARGUMENT', 'X10 mouse mode (9) does not report modifiers');
+      return fail(
+        'INVALID_ARGUMENT',
+        'X10 mouse mode (9) does not report modifiers; send the event without modifiers',
+      );
     }
   }
   const limit = MAX_COORDINATE[encoding];
   if (report.row > limit || report.column > limit) {
     return fail(
       'OUT_OF_BOUNDS',
-      `the ${encoding} mouse encoding carries coordinates up to ${limit}; the program did not select SGR (1006) for larger screens`,
+      `the program's ${encoding} mouse encoding carries coordinates up to ${limit}, and it did not select SGR (1006) for larger screens; use a row and a column up to ${limit}`,
     );
   }
   let code = report.kind === 'wheel' ? WHEEL_CODE[report.direction] : BUTTON_CODE[report.button];

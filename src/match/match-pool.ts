@@ -9,7 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { LIMITS } from '../config.js';
-import { cancelledError, TerminalError } from '../errors.js';
+import { cancelledError, REPORT_IT, TerminalError } from '../errors.js';
 import type { CompiledQuery } from '../text-query.js';
 import { type SearchRequest, searchTexts, type TextHit } from './search-texts.js';
 
@@ -185,7 +185,7 @@ export class MatchPool {
         job,
         new TerminalError(
           'PATTERN_TIMEOUT',
-          `pattern /${job.request.source}/ ran longer than ${this._budgetMs} ms over ${job.request.texts.length} lines of text and was stopped; it backtracks too much (nested quantifiers such as (a+)+ or (a|a)*): make it more specific, anchor it, or search literal text`,
+          `pattern /${job.request.source}/ ran longer than ${this._budgetMs} ms over ${job.request.texts.length} lines of text and was stopped; rewrite it without nested or overlapping quantifiers such as (a+)+ or (a|a)*, anchor it, or search literal text`,
           { pattern: job.request.source, budgetMs: this._budgetMs },
         ),
       );
@@ -212,7 +212,7 @@ export class MatchPool {
         job,
         new TerminalError(
           'INTERNAL',
-          `the pattern worker failed: ${err.message}`,
+          `the pattern worker failed: ${err.message}; ${REPORT_IT}`,
           {},
           { cause: err },
         ),

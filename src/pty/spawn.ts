@@ -94,7 +94,7 @@ export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   } catch (err) {
     throw new TerminalError(
       'SPAWN_FAILED',
-      `could not start "${options.file}": ${(err as Error).message}${helperProblem ? `; ${helperProblem}` : ''}`,
+      `could not start "${options.file}" in "${options.cwd}": ${(err as Error).message}; ${helperProblem ?? 'check the shell and cwd'}`,
       { file: options.file, cwd: options.cwd },
       { cause: err },
     );

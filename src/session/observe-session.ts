@@ -107,7 +107,7 @@ function addRegion(snapshot: Snapshot, session: Session, region: Region): void {
   if (region.row > snapshot.rows || region.column > snapshot.cols) {
     throw new TerminalError(
       'OUT_OF_BOUNDS',
-      `region starts at row ${region.row}, column ${region.column}, outside the ${snapshot.cols}x${snapshot.rows} screen`,
+      `region starts at row ${region.row}, column ${region.column}, outside the ${snapshot.cols}x${snapshot.rows} screen; start it at a row from 1 to ${snapshot.rows} and a column from 1 to ${snapshot.cols}`,
       { cols: snapshot.cols, rows: snapshot.rows },
     );
   }

@@ -66,10 +66,16 @@ export class SessionRegistry {
   async start(request: StartRequest): Promise<Session> {
     if (this._closingAll) throw sessionClosedError(undefined, 'shutdown');
     if (this._sessions.size + this._starting >= this._options.maxSessions) {
+      const max = this._options.maxSessions;
+      const sessionIds = [...this._sessions.keys()];
+      const open = [
+        ...sessionIds.map((id) => `"${id}"`),
+        ...(this._starting > 0 ? [`${this._starting} starting`] : []),
+      ];
       throw new TerminalError(
         'SESSION_LIMIT',
-        `at most ${this._options.maxSessions} sessions are retained, running or exited; close one with terminal_close (terminal_list shows them)`,
-        { limit: this._options.maxSessions, sessionIds: [...this._sessions.keys()] },
+        `the limit of ${max} session${max === 1 ? '' : 's'} is reached (exited ones count until closed): ${open.join(', ')}; close one with terminal_close`,
+        { limit: max, sessionIds },
       );
     }
     const id = `t${this._nextId++}`;

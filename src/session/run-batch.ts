@@ -63,7 +63,7 @@ export function precheckBatch(
       if (action.row > session.rows || action.column > session.cols) {
         throw actionError(
           at(index),
-          `cell (row ${action.row}, column ${action.column}) is outside the ${session.cols}x${session.rows} screen`,
+          `cell (row ${action.row}, column ${action.column}) is outside the ${session.cols}x${session.rows} screen; use a row from 1 to ${session.rows} and a column from 1 to ${session.cols}`,
           'OUT_OF_BOUNDS',
           { cols: session.cols, rows: session.rows },
         );
@@ -157,7 +157,7 @@ async function runAction(
         onProgress:
           options.onProgress && ((e, t) => options.onProgress?.(e, t, `waiting for ${what}`)),
       });
-      if (outcome.reason === 'timeout') throw waitTimeoutError(what, action.timeoutMs);
+      if (outcome.reason === 'timeout') throw waitTimeoutError(action.condition, action.timeoutMs);
       progress.waits.push({
         actionIndex: index,
         reason: outcome.reason,
@@ -212,7 +212,7 @@ export function mouseReports(
 
 /** What MOUSE_NOT_ENABLED tells an agent to do instead (spec/errors.md says the same). */
 export const MOUSE_NOT_ENABLED_ADVICE =
-  "the program must turn mouse reporting on (for example vim with :set mouse=a), or use the keyboard: arrow keys and Enter, or the program's own keys";
+  "turn the program's mouse support on (for example vim with :set mouse=a), or use the keyboard: key actions for arrow keys and Enter, or the program's own keys";
 
 function mouseError(
   at: ActionAt,

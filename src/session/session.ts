@@ -305,7 +305,7 @@ export class Session implements SettleSource {
     const pendingBytes = this._pty.pendingInputBytes;
     throw new TerminalError(
       'INPUT_BACKLOG',
-      `session "${this.id}" still holds ${pendingBytes} bytes of input the program has not read; ${bytes} more would pass the ${LIMITS.maxPendingInputBytes}-byte limit. Nothing was sent: wait until the program reads its input (watch the screen), or close the session`,
+      `session "${this.id}" holds ${pendingBytes} bytes of input the program has not read, and ${bytes} more would pass the ${LIMITS.maxPendingInputBytes}-byte limit; nothing was sent: wait until the program reads (watch it with terminal_snapshot), send less, or close the session with terminal_close`,
       {
         sessionId: this.id,
         pendingBytes,
@@ -339,13 +339,17 @@ export class Session implements SettleSource {
 
   assertRunning(): void {
     this.assertOpen();
-    if (this._status === 'exited') {
-      throw new TerminalError(
-        'SESSION_EXITED',
-        `session "${this.id}" has exited${describeExit(this._exit)}; read its final screen with terminal_snapshot, close it with terminal_close, or start a new one`,
-        { ...this.info() },
-      );
-    }
+    if (this._status === 'exited') throw this.exitedError();
+  }
+
+  /** SESSION_EXITED for this session; `waitingFor` names what a wait was waiting for. */
+  exitedError(waitingFor?: string): TerminalError {
+    const during = waitingFor === undefined ? '' : ` while waiting for ${waitingFor}`;
+    return new TerminalError(
+      'SESSION_EXITED',
+      `session "${this.id}" has exited${describeExit(this._exit)}${during}; read its final screen with terminal_snapshot, close it with terminal_close, or start a new one with terminal_start`,
+      { ...this.info() },
+    );
   }
 
   /** Cancels pending work, ends every process of the terminal's session, releases everything. */

@@ -59,10 +59,11 @@ export function waitForCondition(
 }
 
 /** WAIT_TIMEOUT, built only here: a wait action whose condition did not come in time. */
-export function waitTimeoutError(what: string, timeoutMs: number): TerminalError {
+export function waitTimeoutError(condition: WaitCondition, timeoutMs: number): TerminalError {
+  const change = condition.kind === 'pattern' ? ' or change the pattern' : '';
   return new TerminalError(
     'WAIT_TIMEOUT',
-    `waited ${timeoutMs} ms for ${what}; the latest screen is attached`,
+    `waited ${timeoutMs} ms for ${describeCondition(condition)}; read the attached screen (the program may be asking something else), then wait longer with a larger timeoutMs${change}`,
     { timeoutMs },
   );
 }
@@ -119,11 +120,7 @@ export function waitUntil(
           if (done) return;
           if (outcome) return finish({ ...outcome, elapsedMs: elapsed() });
           if (hadExited) {
-            return finish(
-              new TerminalError('SESSION_EXITED', `the program exited before ${options.what}`, {
-                ...session.info(),
-              }),
-            );
+            return finish(session.exitedError(options.what));
           }
           if (isFinal) return finish({ reason: 'timeout', elapsedMs: elapsed() });
           if (isExpired) return run();

@@ -4,8 +4,8 @@
  * the result, guard its size. Every failure becomes an isError result with a stable code.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
 import { TerminalError, toTerminalError } from '../errors.js';
+import { invalidArguments } from './invalid-arguments.js';
 import { errorResult, guardResultSize, successResult } from './result.js';
 import { terminalClose } from './terminal-close.js';
 import { terminalInput } from './terminal-input.js';
@@ -34,7 +34,8 @@ export async function callTool(
   args: unknown,
   ctx: ToolContext,
 ): Promise<CallToolResult> {
-  const parsed = tool.inputSchema().safeParse(args ?? {});
+  // reportInput: the issues carry the values given, so the message can quote them.
+  const parsed = tool.inputSchema().safeParse(args ?? {}, { reportInput: true });
   let result: CallToolResult;
   try {
     if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
@@ -65,34 +66,4 @@ function toToolError(
     ...(typeof sessionId === 'string' && sessionId.length <= 64 ? { sessionId } : {}),
     ...tool.failureFields,
   });
-}
-
-export function invalidArguments(toolName: string, error: z.ZodError): TerminalError {
-  const problems = error.issues.slice(0, 10).map((issue) => {
-    const path = formatPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      const keys = (issue as { keys?: string[] }).keys ?? [];
-      return `${path ? `${path}: ` : ''}unknown field${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
-    }
-    return `${path || 'arguments'}: ${issue.message}`;
-  });
-  const more = error.issues.length > 10 ? ` (and ${error.issues.length - 10} more)` : '';
-  return new TerminalError(
-    'INVALID_ARGUMENT',
-    `invalid arguments for ${toolName}: ${problems.join('; ')}${more}; nothing was done`,
-    {
-      issues: error.issues
-        .slice(0, 10)
-        .map((i) => ({ path: formatPath(i.path), message: i.message })),
-    },
-  );
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
 }

@@ -106,7 +106,7 @@ export function guardResultSize(result: CallToolResult, limitBytes: number): Cal
   return errorResult(
     new TerminalError(
       'RESULT_TOO_LARGE',
-      `the result would be ${resultBytes} bytes, over the ${limitBytes}-byte limit; request fewer scrollbackLines or resize the terminal smaller, then call terminal_snapshot`,
+      `the result would be ${resultBytes} bytes, over the ${limitBytes}-byte limit; request fewer scrollbackLines or make the terminal smaller with terminal_resize, then call terminal_snapshot`,
       details,
       { partial },
     ),

@@ -10,20 +10,17 @@ import { describe, it } from 'node:test';
 import { ERROR_CODES } from '../../src/errors.js';
 import { adviseUnknownKey } from '../../src/input/key-advice.js';
 import { MOUSE_NOT_ENABLED_ADVICE } from '../../src/session/run-batch.js';
+import { errorRow, errorRows } from '../helpers/error-spec.js';
 import { ROOT } from '../helpers/paths.js';
 
 /** The next-step cell of a code's row in spec/errors.md, backquotes removed. */
 function nextStep(code: string): string {
-  const text = readFileSync(join(ROOT, 'spec/errors.md'), 'utf8');
-  const row = text.split('\n').find((line) => line.startsWith(`| \`${code}\``));
-  assert.ok(row, `a row for ${code}`);
-  return (row.split(' | ').at(-1) ?? '').replace(/`/g, '').replace(/\s*\|$/, '');
+  return errorRow(code).nextStep.replace(/`/g, '');
 }
 
-/** The code of every table row of spec/errors.md (`| \`CODE\` | …`), in order. */
+/** The code of every table row of spec/errors.md, in order. */
 function documentedCodes(): string[] {
-  const text = readFileSync(join(ROOT, 'spec/errors.md'), 'utf8');
-  return [...text.matchAll(/^\|\s*`([A-Z_]+)`\s*\|/gm)].map((m) => m[1] as string);
+  return errorRows().map((row) => row.code);
 }
 
 interface SchemaFile {

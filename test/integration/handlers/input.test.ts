@@ -154,7 +154,7 @@ describe('terminal_input handler', () => {
         column: 1,
       },
       // Issue 12: the keyboard is offered too.
-      /:set mouse=a\), or use the keyboard: arrow keys and Enter, or the program's own keys$/,
+      /:set mouse=a\), or use the keyboard: key actions for arrow keys and Enter, or the program's own keys$/,
     ],
   ];
   for (const [what, code, action, message] of UNSENDABLE) {
