@@ -20,28 +20,18 @@ export function lazy<T>(build: () => T): () => T {
 export const commonSchemas = lazy(() => {
   const timingMs = z.int().min(0).max(LIMITS.maxTimingMs);
 
-  /** The settle fields of every call that returns a screen, and of a settle wait action. */
+  /** The settle fields of every call that returns a screen (a settle wait action re-describes them). */
   const settleFields = {
-    settleMs: timingMs
-      .optional()
-      .describe(
-        'Quiet interval: return once the screen has not changed for this many ms (default 250). 0 captures as soon as the output received so far is parsed.',
-      ),
+    settleMs: timingMs.optional().describe('Return after this much quiet (default 250).'),
     settleTimeoutMs: z
       .int()
       .min(1)
       .max(LIMITS.maxTimingMs)
       .optional()
-      .describe(
-        'Deadline for settling, in ms (default 1000, or twice settleMs when that is larger). At the deadline the latest screen is returned with settled:false.',
-      ),
+      .describe('Deadline; then settled:false.'),
   };
 
-  const SessionIdSchema = z
-    .string()
-    .min(1)
-    .max(64)
-    .describe('Session id returned by terminal_start, e.g. "t1".');
+  const SessionIdSchema = z.string().min(1).max(64).describe('From terminal_start.');
 
   const ErrorSchema = z.strictObject({
     code: z.enum(ERROR_CODES),

@@ -45,7 +45,11 @@ export const actionSchemas = lazy(() => {
   const fields = {
     text: field(
       { text: 'required', paste: 'required' },
-      z.string().max(LIMITS.maxPayloadBytes).optional().describe('text, paste: the text.'),
+      z
+        .string()
+        .max(LIMITS.maxPayloadBytes)
+        .optional()
+        .describe('text, paste: the text (paste: bracketed if the program asks).'),
     ),
     key: field(
       { key: 'required' },
@@ -55,7 +59,7 @@ export const actionSchemas = lazy(() => {
         .max(32)
         .optional()
         .describe(
-          'key: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, Keypad0-9, KeypadEnter…, or one printable ASCII character such as "a" or "/".',
+          'key: Enter, Tab, Escape, Backspace, Up, Down, Left, Right, PageUp, Home, Delete, F1… or an ASCII character.',
         ),
     ),
     modifiers: field(
@@ -64,29 +68,23 @@ export const actionSchemas = lazy(() => {
         .array(z.enum(MODIFIERS))
         .max(3)
         .optional()
-        .describe('key, mouse: held modifiers, e.g. ["Ctrl"] for Ctrl+C.'),
+        .describe('key, mouse: keys held; key "c" with ["Ctrl"] is Ctrl+C.'),
     ),
     event: field(
       { mouse: 'required' },
-      z
-        .enum(MOUSE_EVENTS)
-        .optional()
-        .describe('mouse: click (press then release), press, release or wheel.'),
+      z.enum(MOUSE_EVENTS).optional().describe('mouse: the program must turn mouse reporting on.'),
     ),
     row: field(
       { mouse: 'required' },
-      z.int().min(1).max(LIMITS.maxRows).optional().describe('mouse: 1-based row of the cell.'),
+      z.int().min(1).max(LIMITS.maxRows).optional().describe('mouse: 1-based row.'),
     ),
     column: field(
       { mouse: 'required' },
-      z.int().min(1).max(LIMITS.maxCols).optional().describe('mouse: 1-based column of the cell.'),
+      z.int().min(1).max(LIMITS.maxCols).optional().describe('mouse: 1-based column.'),
     ),
     button: field(
       { mouse: 'optional' },
-      z
-        .enum(['left', 'middle', 'right'])
-        .optional()
-        .describe('mouse: button for click/press/release (default left).'),
+      z.enum(['left', 'middle', 'right']).optional().describe('mouse: default left.'),
     ),
     direction: field(
       { mouse: 'optional' },
@@ -94,11 +92,11 @@ export const actionSchemas = lazy(() => {
     ),
     count: field(
       { mouse: 'optional' },
-      z.int().min(1).max(100).optional().describe('mouse wheel: number of steps (default 1).'),
+      z.int().min(1).max(100).optional().describe('mouse wheel: steps (default 1).'),
     ),
     focused: field(
       { focus: 'required' },
-      z.boolean().optional().describe('focus: true for focus in, false for focus out.'),
+      z.boolean().optional().describe('focus: report focus in (true) or out.'),
     ),
     bytes: field(
       { raw: 'required' },
@@ -107,12 +105,9 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(LIMITS.maxPayloadBytes)
         .optional()
-        .describe('raw: bytes to send as they are, e.g. [27, 91, 65].'),
+        .describe('raw: sent as they are.'),
     ),
-    durationMs: field(
-      { wait: 'optional' },
-      timingMs.optional().describe('wait: pause this long, in ms.'),
-    ),
+    durationMs: field({ wait: 'optional' }, timingMs.optional().describe('wait: pause this long.')),
     pattern: field(
       { wait: 'optional' },
       z
@@ -120,20 +115,15 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(4096)
         .optional()
-        .describe(
-          'wait: until this regular expression matches a line of the screen (or of output that scrolled past since the wait began).',
-        ),
+        .describe('wait: until this regex matches a line on screen or scrolled off.'),
     ),
     ignoreCase: field(
       { wait: 'optional' },
-      z.boolean().optional().describe('wait with pattern: match ignoring case.'),
+      z.boolean().optional().describe('wait, pattern: ignore case.'),
     ),
     gone: field(
       { wait: 'optional' },
-      z
-        .boolean()
-        .optional()
-        .describe('wait with pattern: wait until it no longer matches the screen instead.'),
+      z.boolean().optional().describe('wait, pattern: until it leaves the screen.'),
     ),
     exit: field(
       { wait: 'optional' },
@@ -146,24 +136,22 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(LIMITS.maxWaitMs)
         .optional()
-        .describe(
-          'wait with pattern or exit: give up after this long (default 30000) with WAIT_TIMEOUT.',
-        ),
+        .describe('wait, pattern/exit: then WAIT_TIMEOUT (default 30000).'),
     ),
-    settleMs: field(settle, settleFields.settleMs),
-    settleTimeoutMs: field(settle, settleFields.settleTimeoutMs),
+    settleMs: field(
+      settle,
+      settleFields.settleMs.describe('wait: quiet time for this wait only (default 250).'),
+    ),
+    settleTimeoutMs: field(
+      settle,
+      settleFields.settleTimeoutMs.describe("wait: this wait's deadline; then the batch goes on."),
+    ),
   };
 
-  const ActionSchema = z
-    .strictObject({
-      type: z
-        .enum(ACTION_TYPES)
-        .describe(
-          'text: type exact Unicode. paste: paste text (bracketed when the program asks). key: press a key. mouse: click, press, release or wheel at a cell. focus: report focus in/out. raw: send bytes. wait: pause durationMs, or wait for the screen to settle.',
-        ),
-      ...schemasOf(fields),
-    })
-    .describe('One input action: set "type" and the fields that type takes.');
+  const ActionSchema = z.strictObject({
+    type: z.enum(ACTION_TYPES).describe('Other fields name the types they go with.'),
+    ...schemasOf(fields),
+  });
 
   return { ActionSchema, fieldRules: fieldRules(fields) };
 });

@@ -6,8 +6,8 @@ export const terminalClose = defineTool({
   name: 'terminal_close',
   title: 'Close a terminal',
   description: [
-    'Close a terminal session: cancel its pending input, end every process it started (hangup, then terminate, then kill; background jobs included) and free it.',
-    'Returns {sessionId, closed} once the processes are gone; an unknown or already closed id returns closed:false.',
+    'End a session and all its processes, background jobs too.',
+    'An unknown or closed id returns closed:false.',
   ].join(' '),
   annotations: {
     title: 'Close a terminal',

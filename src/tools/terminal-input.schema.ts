@@ -18,9 +18,7 @@ export const terminalInputSchemas = lazy(() => {
       .array(actionSchemas().ActionSchema)
       .min(1)
       .max(LIMITS.maxActions)
-      .describe(
-        'Actions run in order (1-256; at most 1 MiB of text, paste and raw bytes together).',
-      ),
+      .describe('At most 1 MiB of text, paste and raw bytes in all.'),
     ...settleFields,
   });
 

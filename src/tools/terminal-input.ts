@@ -9,11 +9,10 @@ export const terminalInput = defineTool({
   name: 'terminal_input',
   title: 'Type, press keys, click',
   description: [
-    'Send an ordered batch of input to a terminal session, then return its screen once it settles.',
-    'Action types: text (exact Unicode), paste (bracketed when the program enabled it), key (named key or printable ASCII character, with Ctrl/Alt/Shift modifiers), mouse (click/press/release/wheel at a 1-based row and column; the program must enable mouse reporting), focus, raw (bytes 0-255), wait (durationMs pause, or wait for the screen to settle).',
-    'Example: [{"type":"text","text":"my-app"},{"type":"key","key":"Enter"}] answers a prompt; [{"type":"key","key":"c","modifiers":["Ctrl"]}] interrupts.',
-    'Actions are sent back to back; add a wait action between them when the program must react first.',
-    'The whole batch is validated before anything is sent. Returns actionsCompleted, inputSent and the snapshot; on failure also failedActionIndex, so check them before retrying.',
+    'Send actions in order, then return the screen once it settles.',
+    'Actions go back to back; between them, wait:',
+    '{"type":"wait"} until the screen settles; with pattern, until a regex matches (gone: until it stops); with exit:true, until the program exits.',
+    'All are checked before any is sent; after a failure read failedActionIndex before retrying.',
   ].join(' '),
   annotations: {
     title: 'Type, press keys, click',

@@ -6,8 +6,10 @@ import { defineTool } from './tool.js';
 export const terminalList = defineTool({
   name: 'terminal_list',
   title: 'List terminals',
-  description:
-    'List the retained terminal sessions with id, command, working directory, size, status (running, or exited with exitCode or signal) and pid. Exited sessions count toward the session limit (8 by default) until terminal_close.',
+  description: [
+    'List sessions: id, command, cwd, size, status, exit code, pid.',
+    'Exited ones count toward the limit until closed.',
+  ].join(' '),
   annotations: {
     title: 'List terminals',
     readOnlyHint: true,

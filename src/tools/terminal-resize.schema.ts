@@ -12,8 +12,8 @@ export const terminalResizeSchemas = lazy(() => {
   const { SessionIdSchema, settleFields } = commonSchemas();
   const ResizeInputSchema = z.strictObject({
     sessionId: SessionIdSchema,
-    cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).describe('New width (2-500).'),
-    rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).describe('New height (1-200).'),
+    cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).describe('New width.'),
+    rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).describe('New height.'),
     ...settleFields,
   });
   return {

@@ -7,10 +7,8 @@ import { defineTool } from './tool.js';
 export const terminalResize = defineTool({
   name: 'terminal_resize',
   title: 'Resize a terminal',
-  description: [
-    'Resize a running terminal to cols x rows (2-500 x 1-200): the PTY and the emulated screen change together and the program receives SIGWINCH, as when a window is resized.',
-    'Returns the snapshot at the new size once it settles. Queued behind any input batch still running on the session.',
-  ].join(' '),
+  description:
+    'Resize the PTY and screen together; the program gets SIGWINCH. Returns the settled screen.',
   annotations: {
     title: 'Resize a terminal',
     readOnlyHint: false,

@@ -13,22 +13,20 @@ export const terminalSnapshotSchemas = lazy(() => {
 
   const RegionSchema = z
     .strictObject({
-      row: z.int().min(1).max(LIMITS.maxRows).describe('First row, 1-based.'),
-      column: z.int().min(1).max(LIMITS.maxCols).describe('First column, 1-based.'),
-      rows: z.int().min(1).max(LIMITS.maxRows).describe('Number of rows.'),
-      cols: z.int().min(1).max(LIMITS.maxCols).describe('Number of columns.'),
+      row: z.int().min(1).max(LIMITS.maxRows).describe('First row.'),
+      column: z.int().min(1).max(LIMITS.maxCols).describe('First column.'),
+      rows: z.int().min(1).max(LIMITS.maxRows).describe('Height.'),
+      cols: z.int().min(1).max(LIMITS.maxCols).describe('Width.'),
     })
-    .describe(
-      'A rectangle of the screen, returned as snapshot.region (wide characters count two columns).',
-    );
+    .describe("Also return this rectangle's text.");
 
   const FindSchema = z
     .strictObject({
-      text: z.string().min(1).max(4096).optional().describe('Literal text to find.'),
-      pattern: z.string().min(1).max(4096).optional().describe('Or a regular expression.'),
-      ignoreCase: z.boolean().optional(),
+      text: z.string().min(1).max(4096).optional().describe('Literal text.'),
+      pattern: z.string().min(1).max(4096).optional().describe('Or a regex.'),
+      ignoreCase: z.boolean().optional().describe('Ignore case.'),
     })
-    .describe('Find text on the screen: snapshot.matches lists each match with row and column.');
+    .describe('Also return where this is on the screen.');
 
   const SnapshotInputSchema = z.strictObject({
     sessionId: SessionIdSchema,
@@ -37,15 +35,13 @@ export const terminalSnapshotSchemas = lazy(() => {
       .min(0)
       .max(LIMITS.maxScrollbackRequest)
       .optional()
-      .describe(
-        'Also return up to this many lines of history above the screen (0-2000, default 0).',
-      ),
+      .describe('Also return up to this many lines above the screen.'),
     historySince: z
       .int()
       .min(0)
       .optional()
       .describe(
-        'Return the lines that scrolled into history after this count (snapshot.historyTotal of an earlier snapshot; 0 for all), at most 2000: read a long log once, line by line.',
+        'Read each line once: lines that scrolled off after this count (0: all, or an earlier historyTotal); more at nextSince.',
       ),
     region: RegionSchema.optional(),
     find: FindSchema.optional(),

@@ -11,11 +11,8 @@ export const terminalSnapshot = defineTool({
   name: 'terminal_snapshot',
   title: 'Read a terminal screen',
   description: [
-    'Return the current screen of a terminal session once it settles, without sending input: rows of text, cursor, styles, active buffer, mouse mode and process status.',
-    'Use it to check on a long-running command or to wait for output; settleMs:0 reads at once.',
-    'scrollbackLines (up to 2000) adds the history above the screen; historySince reads the lines that scrolled past since an earlier snapshot (its historyTotal), so a long log is read once.',
-    'region returns a rectangle of cells; find returns where text or a regex occurs (row and cell column).',
-    'An exited program keeps its final screen and exit status until terminal_close.',
+    "Read a session's screen once it settles, sending no input (settleMs 0: at once).",
+    "An exited program's screen stays until terminal_close.",
   ].join(' '),
   annotations: {
     title: 'Read a terminal screen',

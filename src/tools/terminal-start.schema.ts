@@ -19,71 +19,38 @@ export const terminalStartSchemas = lazy(() => {
       .min(1)
       .max(LIMITS.maxPayloadBytes)
       .optional()
-      .describe(
-        'Shell command line to run, e.g. "npm init" or "python3". Omit to start an interactive shell.',
-      ),
-    cols: z
-      .int()
-      .min(LIMITS.minCols)
-      .max(LIMITS.maxCols)
-      .optional()
-      .describe('Terminal width in columns (2-500, default 120).'),
-    rows: z
-      .int()
-      .min(LIMITS.minRows)
-      .max(LIMITS.maxRows)
-      .optional()
-      .describe('Terminal height in rows (1-200, default 40).'),
-    cwd: noNul('cwd').min(1).optional().describe("Working directory (default: the server's)."),
+      .describe('Run by `shell -l -c`; omit for an interactive shell.'),
+    cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).optional().describe('Default 120.'),
+    rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).optional().describe('Default 40.'),
+    cwd: noNul('cwd').min(1).optional().describe("Default: the server's."),
     env: z
       .record(envName, noNul('an environment value'))
       .optional()
-      .describe(
-        'Environment overrides on top of the inherited environment. TERM is always xterm-256color.',
-      ),
-    unsetEnv: z
-      .array(envName)
-      .max(256)
-      .optional()
-      .describe('Inherited environment variables to remove, e.g. ["VIRTUAL_ENV"].'),
-    shell: noNul('shell')
-      .min(1)
-      .optional()
-      .describe('Shell that runs the command (default: $SHELL, then /bin/sh).'),
-    login: z
-      .boolean()
-      .optional()
-      .describe('Run the shell as a login shell with -l (default true).'),
-    waitForExit: z
-      .boolean()
-      .optional()
-      .describe(
-        'Run to completion: wait until the program exits (up to timeoutMs) instead of until the screen settles.',
-      ),
+      .describe('Variables to set over the inherited ones.'),
+    unsetEnv: z.array(envName).max(256).optional().describe('Inherited variables to remove.'),
+    shell: noNul('shell').min(1).optional().describe('Default: $SHELL, else /bin/sh.'),
+    login: z.boolean().optional().describe('false drops -l.'),
+    waitForExit: z.boolean().optional().describe('Return at exit, not when the screen settles.'),
     timeoutMs: z
       .int()
       .min(1)
       .max(LIMITS.maxWaitMs)
       .optional()
-      .describe('With waitForExit: longest wait, in ms (default 60000); then timedOut:true.'),
+      .describe('waitForExit: then timedOut:true (default 60000).'),
     autoClose: z
       .boolean()
       .optional()
-      .describe(
-        'With waitForExit: close the session (ending anything still running) after the result.',
-      ),
+      .describe('waitForExit: then close the session, ending what runs.'),
     scrollbackLines: z
       .int()
       .min(0)
       .max(LIMITS.maxScrollbackRequest)
       .optional()
-      .describe('Also return up to this many lines of history (useful with waitForExit).'),
+      .describe('Also return up to this many lines above the screen.'),
     record: z
       .boolean()
       .optional()
-      .describe(
-        'Record the session as an asciicast v2 file (asciinema play), readable only by the user; it holds all typed input, passwords included. Returns its path as recording, or recordingError.',
-      ),
+      .describe('Save an asciicast (path: recording); it holds all input, passwords too.'),
     ...settleFields,
   });
 

@@ -11,11 +11,9 @@ export const terminalStart = defineTool({
   name: 'terminal_start',
   title: 'Start a terminal',
   description: [
-    'Run a command in a new real terminal (PTY + xterm emulator) and return its screen once it settles, with the sessionId for the other terminal_* tools.',
-    'Use it for anything interactive or full-screen that a plain shell tool would hang on: prompts (npm init, drizzle-kit, git add -p), REPLs (python3, node), editors and TUIs (vim, less, htop), ssh, installers.',
-    'The command runs as `shell -l -c command` (login:false drops -l); without a command you get an interactive shell. Example: {"command":"python3","cols":100,"rows":30}.',
-    'For a command that needs a terminal but no answers, waitForExit runs it to completion (timeoutMs) and autoClose frees the session afterwards; scrollbackLines adds its history.',
-    'Returns {sessionId, snapshot}; the snapshot has the screen rows, cursor, styles, status (running/exited with exitCode or signal) and settled.',
+    'Run a command in a real terminal (PTY), for what a plain shell tool hangs on: prompts, REPLs, TUIs, ssh.',
+    'Returns the settled screen and a sessionId for the other tools.',
+    'One-shot run: waitForExit with autoClose.',
   ].join(' '),
   annotations: {
     title: 'Start a terminal',
