@@ -178,11 +178,10 @@ const CASES: readonly Case[] = [
     when: 'the first screen is over the result limit',
     async provoke({ tight }) {
       const reply = await tight.call('terminal_start', {
-        command: 'exec cat',
+        command: 'seq 199; exec cat',
         ...SH,
         cols: 40,
         rows: 200,
-        settleMs: 50,
       });
       return { reply, names: [`${RESULT_LIMIT}-byte limit`] };
     },
