@@ -15,6 +15,7 @@ import { connect, nodeFloorOnce, startupOnce } from './bench/client.mjs';
 import { SEQ_COUNT, seqCommand, styledFrames, styledScreenCommand } from './bench/fixtures.mjs';
 import { runHostileLoads } from './bench/hostile.mjs';
 import { parseOnly, runPty } from './bench/limits.mjs';
+import { reportResultChannels } from './bench/result-channels.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PART = process.argv[2] ?? 'all';
@@ -320,6 +321,11 @@ async function normalLoads() {
     '< 150 ms',
     startup < 150,
   );
+
+  // 8. Result size per channel: the text block and the structuredContent of typical steps.
+  const channels = await connect();
+  await reportResultChannels(report, fmt, channels, python);
+  await channels.close();
 }
 
 /** Bundles a minimal stdio server on the same SDK, the floor for start-up on this machine. */
