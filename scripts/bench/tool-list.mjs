@@ -3,12 +3,22 @@
 // per connection, and again on every later listTools() unless the schema has a root $id.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+
+/** The SDK's Client, timing the step of listTools() that compiles the outputSchemas. */
+class TimedClient extends Client {
+  compileMs = 0;
+  cacheToolMetadata(tools) {
+    const started = performance.now();
+    super.cacheToolMetadata(tools);
+    this.compileMs = performance.now() - started;
+  }
+}
 
 /**
  * One fresh connection to the server started with `args`, timed as the SDK client sees it:
  * `spawnToListMs` from constructing the transport to the first listTools() resolving,
- * `firstMs` that first listTools(), `repeatMs` a second one on the same connection.
+ * `firstMs` that first listTools() and `compileMs` its outputSchema compiles, `repeatMs` a second
+ * listTools() on the same connection.
  */
 export async function toolListOnce(args) {
   const started = performance.now();
@@ -18,23 +28,22 @@ export async function toolListOnce(args) {
     env: process.env,
     stderr: 'inherit',
   });
-  const client = new Client({ name: 'agent-tty-bench', version: '1.0.0' });
+  const client = new TimedClient({ name: 'agent-tty-bench', version: '1.0.0' });
   await client.connect(transport);
   const connected = performance.now();
   const { tools } = await client.listTools();
   const listed = performance.now();
+  const compileMs = client.compileMs;
   await client.listTools();
   const repeatMs = performance.now() - listed;
   await client.close();
-  return { spawnToListMs: listed - started, firstMs: listed - connected, repeatMs, tools };
-}
-
-/** ms to compile validators for these tools' outputSchemas, as listTools() does. */
-export function compileOnce(tools) {
-  const validator = new AjvJsonSchemaValidator();
-  const started = performance.now();
-  for (const tool of tools) if (tool.outputSchema) validator.getValidator(tool.outputSchema);
-  return performance.now() - started;
+  return {
+    spawnToListMs: listed - started,
+    firstMs: listed - connected,
+    compileMs,
+    repeatMs,
+    tools,
+  };
 }
 
 const CONNECTIONS = 15;
@@ -66,13 +75,19 @@ export async function reportToolList(report, fmt, server, minimalServer) {
       pass,
     );
   };
-  const { tools } = ours[0];
-  const compileMs = median(Array.from({ length: CONNECTIONS }, () => compileOnce(tools)));
   console.log(
     `\n  the tool list as an MCP SDK client sees it, medians of ${CONNECTIONS} connections`,
   );
   row('SDK listTools(), first on a connection', 'firstMs', '<= 15 ms', 15);
-  report(`  of which Ajv compiles ${tools.length} outputSchemas`, fmt(compileMs), 'ms', '', '', '');
+  const compileMs = median(ours.map((r) => r.compileMs));
+  report(
+    `  of which Ajv compiles ${ours[0].tools.length} outputSchemas`,
+    fmt(compileMs),
+    'ms',
+    '',
+    '',
+    '',
+  );
   row('SDK listTools(), again on that connection', 'repeatMs', '<= 15 ms', 15);
   row('SDK spawn to first listTools() answered', 'spawnToListMs', '');
   // The closest peer, terminal-emulator-mcp, is not on the registry this bench can reach, so it
