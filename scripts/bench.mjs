@@ -11,10 +11,12 @@
 // BENCH_SERVER=/path/to/dist/main.js runs another build; BENCH_RUNS sets the runs per figure.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { connect, nodeFloorOnce, startupOnce } from './bench/client.mjs';
+import { connect, nodeFloorOnce, SERVER, startupOnce } from './bench/client.mjs';
 import { SEQ_COUNT, seqCommand, styledFrames, styledScreenCommand } from './bench/fixtures.mjs';
 import { runHostileLoads } from './bench/hostile.mjs';
 import { parseOnly, runPty } from './bench/limits.mjs';
+import { reportResultChannels } from './bench/result-channels.mjs';
+import { reportToolList } from './bench/tool-list.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PART = process.argv[2] ?? 'all';
@@ -320,6 +322,14 @@ async function normalLoads() {
     '< 150 ms',
     startup < 150,
   );
+
+  // 8. The tool list as an MCP SDK client (Claude Code, the MCP Inspector) pays for it.
+  await reportToolList(report, fmt, SERVER, minimal);
+
+  // 9. Result size per channel: the text block and the structuredContent of typical steps.
+  const channels = await connect();
+  await reportResultChannels(report, fmt, channels, python);
+  await channels.close();
 }
 
 /** Bundles a minimal stdio server on the same SDK, the floor for start-up on this machine. */

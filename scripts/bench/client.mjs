@@ -17,15 +17,17 @@ export async function connect() {
   });
   const client = new Client({ name: 'agent-tty-bench', version: '1.0.0' });
   await client.connect(transport);
+  /** The tool's result as it comes, tool errors included. */
+  const request = (name, args) =>
+    client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
   const call = async (name, args) => {
-    const result = await client.callTool({ name, arguments: args }, undefined, {
-      timeout: 120_000,
-    });
+    const result = await request(name, args);
     if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
     return result;
   };
   return {
     call,
+    request,
     pid: transport.pid,
     rssMiB: () => {
       const status = readFileSync(`/proc/${transport.pid}/status`, 'utf8');
