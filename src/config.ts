@@ -14,6 +14,8 @@ export interface Config {
   readonly defaultRows: number;
   /** Lines of normal-buffer history each session keeps. */
   readonly scrollbackLines: number;
+  /** Bytes each session's transcript of history lines may hold (text plus index). */
+  readonly transcriptBytes: number;
   /** Largest tool result, as bytes of serialized JSON. */
   readonly maxResultBytes: number;
   /** Default quiet interval and deadline of an observation. */
@@ -39,6 +41,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   defaultCols: 120,
   defaultRows: 40,
   scrollbackLines: 2000,
+  transcriptBytes: 32 * 1024 * 1024,
   maxResultBytes: 8 * 1024 * 1024,
   quietMs: 250,
   settleTimeoutMs: 1000,
@@ -57,6 +60,8 @@ export const LIMITS = Object.freeze({
   minRows: 1,
   maxRows: 200,
   maxScrollbackRequest: 2000,
+  /** Text one page of history (historySince) holds at most, past its first line. */
+  maxHistoryPageBytes: 1024 * 1024,
   maxActions: 256,
   maxPayloadBytes: 1024 * 1024,
   /** Input a session holds for a program that has not read it yet; a batch beyond it is refused. */
@@ -83,6 +88,21 @@ function integer(min: number, max: number) {
     const n = Number(raw);
     if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
       throw configError(`expected an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return n;
+  };
+}
+
+/** A byte count: an integer, optionally with a K, M or G suffix (powers of 1024). */
+function byteSize(min: number, max: number) {
+  return (raw: string): number => {
+    const match = /^\s*(\d+)\s*([KMG]?)i?B?\s*$/i.exec(raw);
+    const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[match?.[2]?.toUpperCase() ?? ''];
+    const n = match && unit ? Number(match[1]) * unit : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw configError(
+        `expected a byte count from ${min} to ${max} (K, M or G suffix allowed, as in 32M), got "${raw}"`,
+      );
     }
     return n;
   };
@@ -128,6 +148,13 @@ export const OPTIONS: readonly Option[] = [
     key: 'scrollbackLines',
     help: 'history lines kept per session (default 2000)',
     parse: integer(0, 100_000),
+  },
+  {
+    flag: '--transcript-bytes',
+    env: 'AGENT_TTY_TRANSCRIPT_BYTES',
+    key: 'transcriptBytes',
+    help: 'bytes of history lines each session keeps for historySince and find, oldest dropped first; K, M or G suffix (default 32M)',
+    parse: byteSize(0, 4 * 1024 ** 3),
   },
   {
     flag: '--record-dir',

@@ -34,6 +34,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     {
       maxSessions: config.maxSessions,
       scrollbackLines: config.scrollbackLines,
+      transcriptBytes: config.transcriptBytes,
       recordDir: config.recordDir,
       defaultRecordDir: join(homedir(), '.agent-tty', 'recordings'),
       idleTimeoutMs: config.idleTimeoutMs,

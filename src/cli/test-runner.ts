@@ -50,6 +50,7 @@ export async function runTestFile(file: string, config: Config): Promise<TestRes
       cols: script.cols,
       rows: script.rows,
       scrollbackLines: config.scrollbackLines,
+      transcriptBytes: config.transcriptBytes,
     });
     await runSteps(session, script.steps, config);
     return { name: script.name, file, passed: true, durationMs: performance.now() - started };

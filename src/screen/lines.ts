@@ -11,7 +11,7 @@ import type { IBufferCell, IBufferLine, Terminal } from './xterm.js';
 export interface History {
   /** Oldest first. */
   lines: string[];
-  /** Lines of history the normal buffer holds now. */
+  /** Lines of history the emulator's scrollback holds now. */
   availableLines: number;
 }
 
@@ -22,7 +22,7 @@ export interface HistorySlice {
   lines: string[];
   /** Lines that scrolled into history, in all, so far. */
   total: number;
-  /** Lines after `since` that were dropped because history was full before they were read. */
+  /** Lines after `since` that the transcript dropped for its bound before they were read. */
   missedLines: number;
 }
 
@@ -77,36 +77,14 @@ export function readCells(
   return text;
 }
 
-/**
- * Normal-buffer history lines after the `since`-th line that ever scrolled into it, at most
- * `maxLines`. `trimmed` is how many lines the full history has dropped from its top so far.
- */
-export function extractHistorySince(
-  term: Terminal,
-  since: number,
-  maxLines: number,
-  trimmed: number,
-): HistorySlice {
+/** The last `count` lines of normal-buffer history, oldest first, of at most `held` lines. */
+export function extractHistory(term: Terminal, count: number, held: number): History {
   const normal = term.buffer.normal;
-  const total = trimmed + normal.baseY;
-  const start = Math.min(Math.max(since, trimmed), total);
-  const end = Math.min(total, start + maxLines);
-  const lines: string[] = [];
-  for (let k = start; k < end; k++) {
-    const line = normal.getLine(k - trimmed);
-    lines.push(line ? readCells(line, 0, term.cols).trimEnd() : '');
-  }
-  return { since: start, lines, total, missedLines: Math.max(0, Math.min(trimmed, total) - since) };
-}
-
-/** The last `count` lines of normal-buffer history, oldest first. */
-export function extractHistory(term: Terminal, count: number): History {
-  const normal = term.buffer.normal;
-  const available = normal.baseY;
+  const available = Math.min(normal.baseY, held);
   const n = Math.min(count, available);
   const lines: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const line = normal.getLine(available - n + i);
+    const line = normal.getLine(normal.baseY - n + i);
     lines[i] = line ? readCells(line, 0, term.cols).trimEnd() : '';
   }
   return { lines, availableLines: available };

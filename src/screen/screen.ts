@@ -3,13 +3,14 @@
  * arrived has been parsed, applies backpressure while parsing lags, relays the terminal's replies
  * to probes, and answers questions about what is visible (grid, history, fingerprint, modes).
  */
+import { DEFAULT_CONFIG } from '../config.js';
 import { PACKAGE } from '../version.js';
 import { fingerprintScreen } from './fingerprint.js';
 import { extractScreen, type ScreenGrid } from './grid.js';
+import { HistoryTap, MIN_EMULATOR_SCROLLBACK } from './history-tap.js';
 import {
   extractCells,
   extractHistory,
-  extractHistorySince,
   extractRowText,
   type History,
   type HistorySlice,
@@ -19,12 +20,12 @@ import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-
 import { installProbeReplies } from './probe-replies.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
+import { Transcript } from './transcript.js';
 import {
   cellWidth,
   createTerminal,
   flattenLongCells,
   type IDisposable,
-  onNormalHistoryTrim,
   parseNextWriteNow,
   type Terminal,
 } from './xterm.js';
@@ -32,7 +33,10 @@ import {
 export interface ScreenOptions {
   readonly cols: number;
   readonly rows: number;
+  /** Lines of the emulator's scrollback that `history()` shows. */
   readonly scrollback: number;
+  /** The most the session's transcript of history lines may hold (screen/transcript.ts). */
+  readonly transcriptBytes?: number;
   /** Bytes the terminal sends back to the program (probe replies). */
   readonly onReply: (data: Uint8Array) => void;
   /** Called with true when unparsed output exceeds the high-water mark, false when drained. */
@@ -68,8 +72,8 @@ export class Screen {
   private _lastParsedAt: number;
   private _resizedAt = Number.NEGATIVE_INFINITY;
   private _title = '';
-  private _trimmed = 0;
-  private _canCountTrims = false;
+  private readonly _transcript: Transcript;
+  private readonly _tap: HistoryTap;
   private _historyAtLastPiece = 0;
   private readonly _filter = new OutputFilter({ widthOf: cellWidth });
   private _idleWaiters: (() => void)[] = [];
@@ -81,7 +85,10 @@ export class Screen {
   constructor(private readonly _options: ScreenOptions) {
     this._now = _options.now ?? (() => performance.now());
     this._lastParsedAt = this._now();
-    this._term = createTerminal(_options);
+    const scrollback = Math.max(_options.scrollback, MIN_EMULATOR_SCROLLBACK);
+    this._term = createTerminal({ ..._options, scrollback });
+    this._transcript = new Transcript(_options.transcriptBytes ?? DEFAULT_CONFIG.transcriptBytes);
+    this._tap = new HistoryTap(this._term, this._transcript, scrollback);
     const replyText = (data: string) => this._reply(Buffer.from(data, 'utf8'));
     this._modes = new ModeTracker(this._term, replyText, this._now);
     this._disposables = [
@@ -92,11 +99,6 @@ export class Screen {
         this._title = safeTitle(title);
       }),
     ];
-    const trim = onNormalHistoryTrim(this._term, (lines) => {
-      this._trimmed += lines;
-    });
-    if (trim) this._disposables.push(trim);
-    this._canCountTrims = trim !== undefined;
   }
 
   get cols(): number {
@@ -179,7 +181,7 @@ export class Screen {
     if (this._disposed) return;
     const history = this.historyTotal;
     if (piece.hasLongCells) {
-      const lines = this._canCountTrims
+      const lines = this._tap.isExact
         ? this._term.rows + Math.max(0, history - this._historyAtLastPiece)
         : Number.POSITIVE_INFINITY;
       flattenLongCells(this._term, lines, FLATTEN_AFTER_UNITS);
@@ -201,7 +203,9 @@ export class Screen {
 
   resize(cols: number, rows: number): void {
     if (this._disposed) return;
+    this._tap.beforeResize();
     this._term.resize(cols, rows);
+    this._tap.afterResize();
     this._resizedAt = this._now();
     this._notify();
   }
@@ -210,8 +214,9 @@ export class Screen {
     return extractScreen(this._term);
   }
 
+  /** The last `lines` rows of the emulator's scrollback (at most `scrollback` of them). */
   history(lines: number): History {
-    return extractHistory(this._term, lines);
+    return extractHistory(this._term, lines, this._options.scrollback);
   }
 
   /** Every row of the screen as text, with the cell column of each character. */
@@ -228,13 +233,27 @@ export class Screen {
     return lines;
   }
 
-  /** Lines that ever scrolled into the normal buffer's history. */
+  /** Lines that scrolled off the top of the normal buffer's screen: screen row r is line historyTotal + r. */
   get historyTotal(): number {
-    return this._trimmed + this._term.buffer.normal.baseY;
+    return this._tap.historyTotal;
   }
 
-  historySince(since: number, maxLines: number): HistorySlice {
-    return extractHistorySince(this._term, since, maxLines, this._trimmed);
+  /**
+   * History lines after line `since` up to line `end` (default: the last), from the transcript:
+   * at most `maxLines`, and past the first line at most `maxBytes` of UTF-8 text.
+   */
+  historySince(since: number, maxLines: number, maxBytes: number, end?: number): HistorySlice {
+    const total = this._tap.historyTotal;
+    const last = Math.min(end ?? total, total);
+    const slice = this._transcript.read(since, maxLines, maxBytes, last);
+    return { since: slice.since, lines: slice.lines, total, missedLines: slice.missedLines };
+  }
+
+  /** The transcript: bytes it holds and lines it dropped (for tests and measurements). */
+  transcriptStats(): { keptBytes: number; allocatedBytes: number; dropped: number } {
+    this._tap.sync();
+    const t = this._transcript;
+    return { keptBytes: t.keptBytes, allocatedBytes: t.allocatedBytes, dropped: t.dropped };
   }
 
   fingerprint(): string {
@@ -253,6 +272,7 @@ export class Screen {
     if (this._disposed) return;
     this._disposed = true;
     for (const d of this._disposables) d.dispose();
+    this._tap.dispose();
     this._modes.dispose();
     this._term.dispose();
     this._pendingBytes = 0;

@@ -59,6 +59,13 @@ export function truncateCodeUnits(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
+/** The code point that stands for `code` in safe text (makeTextSafe, one code point at a time). */
+export function safeCodePoint(code: number): number {
+  if (code < 0x20) return 0x2400 + code;
+  if (code === 0x7f) return 0x2421;
+  return (code >= 0xd800 && code <= 0xdfff) || isHidden(code) ? 0xfffd : code;
+}
+
 /**
  * C0 controls become their Control Pictures (U+2400-U+241F), DEL becomes U+2421, and C1 controls,
  * bidirectional controls, invisible format characters, tag characters and lone surrogates become

@@ -51,7 +51,8 @@ export function createTerminal(options: CreateTerminalOptions): Terminal {
   return term;
 }
 
-interface CoreLine {
+/** A buffer line's raw cells: 3 words per cell (content, foreground, background). */
+export interface CoreLine {
   _data: Uint32Array;
   _combined: Record<number, string>;
   length: number;
@@ -60,7 +61,6 @@ interface CoreLine {
 interface CoreLines {
   readonly length?: unknown;
   get?(i: number): unknown;
-  onTrim?: unknown;
 }
 
 interface Core {
@@ -104,18 +104,53 @@ export function parseNextWriteNow(term: Terminal): void {
   }
 }
 
+/** The emulator's normal buffer, internal: what copying history rows needs at full speed. */
+export interface NormalBuffer {
+  /** Lines of history above the screen (the public baseY). */
+  readonly ybase: number;
+  readonly lines: {
+    readonly length: number;
+    get(i: number): unknown;
+    onTrim(listener: (count: number) => void): IDisposable;
+  };
+  /** A marker on line `y` (history first), tracked through scrolling, trimming and reflow. */
+  addMarker(y: number): LineMarker;
+}
+
+/** A line of the normal buffer tracked through scrolling, trimming and reflow. */
+export interface LineMarker {
+  /** Index in the normal buffer's lines (history first); -1 once disposed. */
+  readonly line: number;
+  readonly isDisposed: boolean;
+  dispose(): void;
+}
+
 /**
- * Calls `listener` with the number of lines dropped from the top of the normal buffer's history
- * when it is full (xterm trims its circular list), so lines that ever scrolled can be counted.
- * Returns undefined when the internals are not as expected.
+ * The normal buffer as it is now (a reset replaces it, so callers compare identities), also while
+ * the alternate buffer is active; undefined when the internals are not as expected.
  */
-export function onNormalHistoryTrim(
-  term: Terminal,
-  listener: (lines: number) => void,
-): IDisposable | undefined {
-  const onTrim = core(term)?._bufferService?.buffers?.normal?.lines?.onTrim;
-  if (typeof onTrim !== 'function') return undefined;
-  return (onTrim as (l: (n: number) => void) => IDisposable)(listener);
+export function normalBuffer(term: Terminal): NormalBuffer | undefined {
+  const normal = core(term)?._bufferService?.buffers?.normal as Partial<NormalBuffer> | undefined;
+  const lines = normal?.lines as Partial<NormalBuffer['lines']> | undefined;
+  if (
+    typeof normal?.ybase !== 'number' ||
+    typeof normal.addMarker !== 'function' ||
+    typeof lines?.get !== 'function' ||
+    typeof lines.onTrim !== 'function' ||
+    typeof lines.length !== 'number'
+  ) {
+    return undefined;
+  }
+  return normal as NormalBuffer;
+}
+
+/** `line` (from NormalBuffer.lines.get) as raw cell words, or undefined when it is not one. */
+export function asRawLine(line: unknown): CoreLine | undefined {
+  const raw = line as Partial<CoreLine> | undefined;
+  if (!raw || !(raw._data instanceof Uint32Array) || typeof raw.length !== 'number') {
+    return undefined;
+  }
+  return raw as CoreLine;
 }
 
 /**

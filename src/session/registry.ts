@@ -21,6 +21,8 @@ export interface StartRequest {
 export interface RegistryOptions {
   readonly maxSessions: number;
   readonly scrollbackLines: number;
+  /** Bytes of history lines each session's transcript keeps. */
+  readonly transcriptBytes?: number | undefined;
   /** Record every session here ('' = only sessions started with record). */
   readonly recordDir?: string | undefined;
   /** Where sessions started with record go when recordDir is ''. */
@@ -87,6 +89,7 @@ export class SessionRegistry {
         cols: request.cols,
         rows: request.rows,
         scrollbackLines: this._options.scrollbackLines,
+        transcriptBytes: this._options.transcriptBytes,
         recordDir:
           this._options.recordDir || (request.record ? this._options.defaultRecordDir : undefined),
       }))();

@@ -46,6 +46,8 @@ export interface SessionSpec {
   readonly cols: number;
   readonly rows: number;
   readonly scrollbackLines: number;
+  /** Bytes of history lines the session's transcript keeps (the server's default when absent). */
+  readonly transcriptBytes?: number | undefined;
   /** Directory to record an asciicast file in, when the session is recorded. */
   readonly recordDir?: string | undefined;
 }
@@ -83,6 +85,7 @@ export class Session implements SettleSource {
       cols: spec.cols,
       rows: spec.rows,
       scrollback: spec.scrollbackLines,
+      ...(spec.transcriptBytes !== undefined ? { transcriptBytes: spec.transcriptBytes } : {}),
       onReply: (data) => {
         if (this._status !== 'running' || this._closed) return;
         // A reply is input too: the program has not read it until it has run again.
@@ -210,13 +213,27 @@ export class Session implements SettleSource {
     return this._screen.region(row, column, rows, cols);
   }
 
-  /** Lines that ever scrolled into the normal buffer's history. */
+  /** Lines that scrolled off the top of the screen: screen row r is line historyTotal + r. */
   get historyTotal(): number {
     return this._screen.historyTotal;
   }
 
-  historySince(since: number, maxLines: number): HistorySlice {
-    return this._screen.historySince(since, maxLines);
+  /**
+   * Transcript lines after line `since` up to line `end` (default: historyTotal): at most
+   * `maxLines` and, past the first, at most `maxBytes` of UTF-8 text.
+   */
+  historySince(
+    since: number,
+    maxLines: number,
+    maxBytes: number = LIMITS.maxHistoryPageBytes,
+    end?: number,
+  ): HistorySlice {
+    return this._screen.historySince(since, maxLines, maxBytes, end);
+  }
+
+  /** What the transcript holds (for measurements and tests). */
+  transcriptStats(): { keptBytes: number; allocatedBytes: number; dropped: number } {
+    return this._screen.transcriptStats();
   }
 
   /** SESSION_CLOSED for this session. */

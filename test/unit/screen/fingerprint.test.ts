@@ -102,7 +102,7 @@ describe('fingerprintScreen', () => {
         await write(term, 'a\r\na\r\n');
         const before = fingerprintScreen(term);
         await write(term, 'a\r\n');
-        assert.equal(extractHistory(term, 10).availableLines, 1);
+        assert.equal(extractHistory(term, 10, 100).availableLines, 1);
         assert.equal(fingerprintScreen(term), before);
         await write(term, 'b\r\n');
         assert.notEqual(fingerprintScreen(term), before);

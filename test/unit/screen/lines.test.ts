@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extractScreen } from '../../../src/screen/grid.js';
-import {
-  extractCells,
-  extractHistory,
-  extractHistorySince,
-  extractRowText,
-} from '../../../src/screen/lines.js';
+import { extractCells, extractHistory, extractRowText } from '../../../src/screen/lines.js';
 import { createTerminal, type Terminal } from '../../../src/screen/xterm.js';
 
 function terminal(cols = 20, rows = 4, scrollback = 100): Terminal {
@@ -71,9 +66,9 @@ describe('extractHistory', () => {
     const term = terminal(10, 3);
     await write(term, '1\r\n2\r\n3\r\n4\r\n5');
     assert.deepEqual(extractScreen(term).screen, ['3', '4', '5']);
-    assert.deepEqual(extractHistory(term, 10), { lines: ['1', '2'], availableLines: 2 });
-    assert.deepEqual(extractHistory(term, 1), { lines: ['2'], availableLines: 2 });
-    assert.deepEqual(extractHistory(term, 0), { lines: [], availableLines: 2 });
+    assert.deepEqual(extractHistory(term, 10, 100), { lines: ['1', '2'], availableLines: 2 });
+    assert.deepEqual(extractHistory(term, 1, 100), { lines: ['2'], availableLines: 2 });
+    assert.deepEqual(extractHistory(term, 0, 100), { lines: [], availableLines: 2 });
     term.dispose();
   });
 
@@ -81,43 +76,21 @@ describe('extractHistory', () => {
     const term = terminal(10, 3);
     await write(term, 'a\r\nb\r\nc\r\nd\x1b[?1049h\x1b[Hfull\r\nscreen\r\napp\r\nmore');
     assert.equal(extractScreen(term).buffer, 'alternate');
-    assert.deepEqual(extractHistory(term, 5), { lines: ['a'], availableLines: 1 });
+    assert.deepEqual(extractHistory(term, 5, 100), { lines: ['a'], availableLines: 1 });
+    term.dispose();
+  });
+
+  it('shows at most `held` lines, the newest', async () => {
+    const term = terminal(10, 3);
+    await write(term, '1\r\n2\r\n3\r\n4\r\n5');
+    assert.deepEqual(extractHistory(term, 10, 1), { lines: ['2'], availableLines: 1 });
     term.dispose();
   });
 
   it('is empty before anything scrolled', async () => {
     const term = terminal(10, 3);
     await write(term, 'x');
-    assert.deepEqual(extractHistory(term, 5), { lines: [], availableLines: 0 });
-    term.dispose();
-  });
-});
-
-describe('extractHistorySince', () => {
-  it('returns the lines after `since`, at most `maxLines`, with the total so far', async () => {
-    const term = terminal(10, 3);
-    await write(term, '1\r\n2\r\n3\r\n4\r\n5');
-    assert.deepEqual(extractHistorySince(term, 0, 10, 0), {
-      since: 0,
-      lines: ['1', '2'],
-      total: 2,
-      missedLines: 0,
-    });
-    assert.deepEqual(extractHistorySince(term, 1, 10, 0).lines, ['2']);
-    assert.deepEqual(extractHistorySince(term, 0, 1, 0).lines, ['1']);
-    assert.deepEqual(extractHistorySince(term, 2, 10, 0).lines, []);
-    term.dispose();
-  });
-
-  it('starts after the lines history has dropped, and counts them as missed', async () => {
-    const term = terminal(10, 3);
-    await write(term, 'a\r\nb\r\nc\r\nd\r\ne');
-    assert.deepEqual(extractHistorySince(term, 0, 10, 5), {
-      since: 5,
-      lines: ['a', 'b'],
-      total: 7,
-      missedLines: 5,
-    });
+    assert.deepEqual(extractHistory(term, 5, 100), { lines: [], availableLines: 0 });
     term.dispose();
   });
 });

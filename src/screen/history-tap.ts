@@ -1,0 +1,151 @@
+/**
+ * Copies every row that scrolls off the top of the normal buffer's screen into the session's
+ * transcript, before the emulator's own scrollback can drop it, and numbers history lines: line N
+ * is the N-th row that ever scrolled off; screen row r is line historyTotal + r. Rows are copied
+ * in batches, when half the emulator's scrollback is waiting, before anything that drops
+ * scrollback (ED 3, a reset, a resize) and before every read.
+ * @see spec/tools.md (terminal_snapshot)
+ */
+import { encodeRawRow, MAX_CELL_BYTES, readRowText } from './row-bytes.js';
+import type { Transcript } from './transcript.js';
+import {
+  asRawLine,
+  type IDisposable,
+  type LineMarker,
+  type NormalBuffer,
+  normalBuffer,
+  type Terminal,
+} from './xterm.js';
+
+/** The fewest scrollback lines the emulator keeps, so that rows can wait to be copied in batches. */
+export const MIN_EMULATOR_SCROLLBACK = 64;
+/** The most rows copied in one batch while output is being parsed. */
+const MAX_BATCH = 1024;
+
+export class HistoryTap {
+  private readonly _disposables: IDisposable[];
+  private readonly _batch: number;
+  /** The normal buffer whose trims are counted (a reset replaces it); undefined without internals. */
+  private _buffer: NormalBuffer | undefined;
+  private _trim: IDisposable | undefined;
+  /** Lines trimmed from the top of `_lines`: position p of it is index p - _trimmed. */
+  private _trimmed = 0;
+  /** Position of the next row to copy; ahead of the end while rows a resize pulled back are shown. */
+  private _captured = 0;
+  /** Transcript line number of position p is _base + p + 1. */
+  private _base = 0;
+  private _marker: LineMarker | undefined;
+  private _scratch = Buffer.alloc(0);
+
+  /** `scrollback`: the emulator's scrollback lines (at least MIN_EMULATOR_SCROLLBACK). */
+  constructor(
+    private readonly _term: Terminal,
+    private readonly _transcript: Transcript,
+    scrollback: number,
+  ) {
+    this._batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(scrollback / 2)));
+    this._bind();
+    const beforeErase = (params: (number | number[])[]) => {
+      // ED 3 drops the scrollback: copy what waits first.
+      if (params[0] === 3) this.sync();
+      return false;
+    };
+    this._disposables = [
+      _term.onScroll(() => this._onScroll()),
+      _term.parser.registerCsiHandler({ final: 'J' }, beforeErase),
+      _term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, beforeErase),
+      // RIS replaces the buffers: copy what waits first.
+      _term.parser.registerEscHandler({ final: 'c' }, () => {
+        this.sync();
+        return false;
+      }),
+    ];
+  }
+
+  /** Whether every row is copied; false when the emulator's internals are not as expected. */
+  get isExact(): boolean {
+    return this._buffer !== undefined;
+  }
+
+  /** Lines that have scrolled off the screen so far (rows shown again after a resize excluded). */
+  get historyTotal(): number {
+    this.sync();
+    return this._base + this._end();
+  }
+
+  /** Copies the rows waiting in the emulator's scrollback into the transcript. */
+  sync(): void {
+    this._rebindAfterReset();
+    const end = this._end();
+    if (this._captured >= end) return;
+    const need = this._term.cols * MAX_CELL_BYTES;
+    if (this._scratch.length < need) this._scratch = Buffer.allocUnsafe(need);
+    const cols = this._term.cols;
+    // Rows already trimmed cannot be read (only without trim counts): they go unnumbered.
+    for (let p = Math.max(this._captured, this._trimmed); p < end; p++) {
+      const y = p - this._trimmed;
+      const raw = asRawLine(this._buffer?.lines.get(y));
+      if (raw) {
+        this._transcript.append(this._scratch, 0, encodeRawRow(raw, cols, this._scratch));
+      } else {
+        const line = this._term.buffer.normal.getLine(y);
+        this._transcript.appendText(line ? readRowText(line, cols) : '');
+      }
+    }
+    this._captured = end;
+    this._base = this._transcript.total - end;
+  }
+
+  /** Before a resize: copies what waits and marks the screen's top row, which reflow may move. */
+  beforeResize(): void {
+    this.sync();
+    this._marker = this._buffer?.addMarker(this._buffer.ybase);
+  }
+
+  /**
+   * After a resize: rows between the old top row and the screen scrolled off with the resize and
+   * are copied; rows of history that a taller screen shows again are not copied a second time.
+   */
+  afterResize(): void {
+    const marker = this._marker;
+    this._marker = undefined;
+    const top = marker && !marker.isDisposed ? this._trimmed + marker.line : this._end();
+    marker?.dispose();
+    this._captured = top;
+    this._base = this._transcript.total - top;
+    this.sync();
+  }
+
+  dispose(): void {
+    for (const d of this._disposables) d.dispose();
+    this._trim?.dispose();
+    this._marker?.dispose();
+  }
+
+  /** Position just past the last history row (the screen's top row). */
+  private _end(): number {
+    return this._trimmed + (this._buffer ? this._buffer.ybase : this._term.buffer.normal.baseY);
+  }
+
+  private _onScroll(): void {
+    this._rebindAfterReset();
+    if (this._end() - this._captured >= this._batch) this.sync();
+  }
+
+  private _bind(): void {
+    this._buffer = normalBuffer(this._term);
+    this._trimmed = 0;
+    this._trim = this._buffer?.lines.onTrim((count) => {
+      this._trimmed += count;
+    });
+  }
+
+  /** After a reset (new buffers): numbering goes on from the transcript's last line. */
+  private _rebindAfterReset(): void {
+    if (this._buffer === undefined || normalBuffer(this._term) === this._buffer) return;
+    this._trim?.dispose();
+    this._bind();
+    this._captured = 0;
+    this._base = this._transcript.total;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * A normal-buffer row as UTF-8 bytes, exactly the text readCells gives for the whole row with
+ * trailing whitespace trimmed: the form history rows are kept in (screen/transcript.ts). Reads
+ * the raw cell words, writing bytes without building strings (history can scroll by millions of
+ * rows); readRowText is the same through the public API, for when the internals differ.
+ */
+import { readCells } from './lines.js';
+import { MAX_CELL_UNITS } from './output-filter.js';
+import { makeTextSafe, safeCodePoint, truncateCodeUnits } from './text-safety.js';
+import type { CoreLine, IBufferLine } from './xterm.js';
+
+/** The most bytes one cell can take: MAX_CELL_UNITS UTF-16 units of 3 UTF-8 bytes each. */
+export const MAX_CELL_BYTES = MAX_CELL_UNITS * 3;
+
+// xterm's cell layout (buffer/Constants.ts of the pinned @xterm/headless).
+const CODEPOINT_MASK = 0x1fffff;
+const IS_COMBINED_MASK = 0x200000;
+const HAS_CONTENT_MASK = 0x3fffff;
+const WIDTH_SHIFT = 22;
+/** The width bits of a one-cell character: `content ^ NARROW` is its code point. */
+const NARROW = 1 << WIDTH_SHIFT;
+const FG_INVISIBLE = 0x40000000;
+
+/** The row's text as history keeps it, through the public API. */
+export function readRowText(line: IBufferLine, cols: number): string {
+  return readCells(line, 0, cols).trimEnd();
+}
+
+/**
+ * Writes the first `cols` cells of `raw` into `out` from 0, as readRowText would read them, and
+ * returns the byte length. `out` must hold cols × MAX_CELL_BYTES bytes.
+ */
+export function encodeRawRow(raw: CoreLine, cols: number, out: Buffer): number {
+  const data = raw._data;
+  const width = Math.min(cols, raw.length, Math.floor(data.length / 3));
+  // Cells after the last with content read as blanks, which trimming drops.
+  let last = width;
+  while (last > 0 && ((data[(last - 1) * 3] as number) & HAS_CONTENT_MASK) === 0) last--;
+  let pos = 0;
+  let end = 0;
+  for (let x = 0; x < last; x++) {
+    const content = data[x * 3] as number;
+    const visible = ((data[x * 3 + 1] as number) & FG_INVISIBLE) === 0;
+    // The common case first: a visible printable ASCII character one cell wide.
+    const ascii = content ^ NARROW;
+    if (ascii > 0x20 && ascii < 0x7f && visible) {
+      out[pos++] = ascii;
+      end = pos;
+      continue;
+    }
+    const w = content >> WIDTH_SHIFT;
+    if (w === 0) {
+      // The second half of a wide character; only a row that starts with one reads a blank.
+      if (x === 0) out[pos++] = 0x20;
+      continue;
+    }
+    const cp = content & CODEPOINT_MASK;
+    const combined = (content & IS_COMBINED_MASK) !== 0;
+    const text = combined
+      ? makeTextSafe(truncateCodeUnits(raw._combined[x] ?? '', MAX_CELL_UNITS))
+      : '';
+    if ((combined ? text === '' : cp === 0) || !visible || x + w > width) {
+      for (let k = Math.min(w, width - x); k > 0; k--) out[pos++] = 0x20;
+    } else if (combined) {
+      const start = pos;
+      pos += out.write(text, pos, 'utf8');
+      const kept = text.trimEnd();
+      if (kept.length === text.length) end = pos;
+      else if (kept.length > 0) end = start + Buffer.byteLength(kept, 'utf8');
+    } else {
+      const code = safeCodePoint(cp);
+      pos = writeCodePoint(out, pos, code);
+      if (!isTrimmedSpace(code)) end = pos;
+    }
+  }
+  return end;
+}
+
+/** Writes `code` as UTF-8 at `pos`; returns the position after it. */
+function writeCodePoint(out: Buffer, pos: number, code: number): number {
+  if (code < 0x80) {
+    out[pos] = code;
+    return pos + 1;
+  }
+  if (code < 0x800) {
+    out[pos] = 0xc0 | (code >> 6);
+    out[pos + 1] = 0x80 | (code & 0x3f);
+    return pos + 2;
+  }
+  if (code < 0x10000) {
+    out[pos] = 0xe0 | (code >> 12);
+    out[pos + 1] = 0x80 | ((code >> 6) & 0x3f);
+    out[pos + 2] = 0x80 | (code & 0x3f);
+    return pos + 3;
+  }
+  out[pos] = 0xf0 | (code >> 18);
+  out[pos + 1] = 0x80 | ((code >> 12) & 0x3f);
+  out[pos + 2] = 0x80 | ((code >> 6) & 0x3f);
+  out[pos + 3] = 0x80 | (code & 0x3f);
+  return pos + 4;
+}
+
+/**
+ * Whether String.prototype.trimEnd removes `code`, among code points safe text can hold (its
+ * line terminators and U+FEFF have become stand-ins): the space separators.
+ */
+function isTrimmedSpace(code: number): boolean {
+  return (
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
