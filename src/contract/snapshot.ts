@@ -80,16 +80,20 @@ export const snapshotSchemas = lazy(() => {
         lines: z.array(z.string()),
       })
       .optional(),
+    /** line in the one numbering; row only for a match on the screen. */
     matches: z
       .array(
         z.strictObject({
-          row: z.int(),
+          line: z.int(),
+          row: z.int().optional(),
           column: z.int(),
           endColumn: z.int(),
           text: z.string(),
         }),
       )
       .optional(),
+    /** There are more matches than the ones returned. */
+    matchesTruncated: z.literal(true).optional(),
   });
 
   return { ColorSchema, StyleSchema, SnapshotSchema };

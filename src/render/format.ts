@@ -19,7 +19,7 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
   if (s.history) lines.push(...formatHistory(s.history));
   if (s.scrollback) lines.push(...formatScrollback(s.scrollback, s.historyTotal));
   lines.push(
-    `screen (${s.cols}x${s.rows}, ${s.buffer} buffer), cursor row ${s.cursor.row} column ${s.cursor.column}${s.cursor.visible ? '' : ' (hidden)'}:`,
+    `screen (${s.cols}x${s.rows}, ${s.buffer} buffer${s.historyTotal > 0 ? `, row 1 is line ${s.historyTotal + 1}` : ''}), cursor row ${s.cursor.row} column ${s.cursor.column}${s.cursor.visible ? '' : ' (hidden)'}:`,
     ...formatScreenRows(s.screen, s.rows, width),
   );
   if (s.region) {
@@ -31,13 +31,7 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
       lines.push(`${String(r.row + i).padStart(width)}${SEPARATOR}${text}`);
     });
   }
-  if (s.matches) {
-    lines.push(
-      s.matches.length === 0
-        ? 'matches: none'
-        : `matches: ${s.matches.map((m) => `${m.row}:${m.column}-${m.endColumn} ${JSON.stringify(m.text)}`).join('; ')}`,
-    );
-  }
+  if (s.matches) lines.push(formatMatches(s.matches, s.matchesTruncated === true));
   if (s.spans && s.styles) {
     const legend = `styles: ${formatLegend(s.styles)}`;
     const spans = `spans: ${formatSpans(s.spans)}`;
@@ -50,6 +44,30 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * Matches in the one line numbering: `line N:start-end "text"` in history, `row r (line N):…` on
+ * the screen; when capped, where a further search continues.
+ */
+export function formatMatches(
+  matches: NonNullable<Snapshot['matches']>,
+  truncated: boolean,
+): string {
+  if (matches.length === 0) return 'matches: none';
+  const list = matches
+    .map((m) => {
+      const where = m.row === undefined ? `line ${m.line}` : `row ${m.row} (line ${m.line})`;
+      return `${where}:${m.column}-${m.endColumn} ${JSON.stringify(m.text)}`;
+    })
+    .join('; ');
+  if (!truncated) return `matches: ${list}`;
+  const last = matches[matches.length - 1] as (typeof matches)[number];
+  const next =
+    last.row === undefined
+      ? `search on after it with find.history ${last.line}`
+      : 'narrow the search';
+  return `matches (the first ${matches.length}; there are more, ${next}): ${list}`;
 }
 
 function statusLine(sessionId: string, s: Snapshot): string {

@@ -61,8 +61,10 @@ export function formatScrollback(sb: ScrollbackField, historyTotal: number): str
   const n = sb.lines.length;
   if (n === 0) return ['scrollback: no history lines'];
   const first = historyTotal - n + 1;
+  const earlier =
+    first > 1 ? `; ${lineRange(1, first - 1)} before them: read with historySince` : '';
   return [
-    `scrollback: ${lineRange(first, historyTotal)} of history, the last ${n} of ${sb.availableLines} held:`,
+    `scrollback: ${lineRange(first, historyTotal)} of history, the last ${n} of ${sb.availableLines} held${earlier}:`,
     ...numbered(sb.lines, first),
   ];
 }

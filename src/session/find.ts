@@ -1,10 +1,14 @@
 /**
- * Searching what a session's screen shows: its row texts searched in the match worker (under the
- * pattern time budget), each match placed by row and cell column (screen/find.ts).
+ * Searching what a session shows: its screen rows, and on request its history lines (the
+ * transcript), in the match worker under the pattern time budget. History is searched in bounded
+ * batches, each one evaluation, so a long transcript never holds the main thread or one worker
+ * evaluation for long. Matches are placed by row and cell column (screen/find.ts) and numbered in
+ * the one line numbering: history line N, screen row r is line `historyTotal + r`.
+ * @see spec/tools.md (terminal_snapshot)
  */
 import { sharedMatchPool } from '../match/match-pool.js';
-import { type Match, placeMatches } from '../screen/find.js';
-import type { RowText } from '../screen/lines.js';
+import { type Match, placeLineMatches, placeMatches } from '../screen/find.js';
+import type { HistorySlice, RowText } from '../screen/lines.js';
 import type { CompiledQuery } from '../text-query.js';
 
 export interface FindOptions {
@@ -27,4 +31,61 @@ export async function findInRows(
     { limit: options.limit, withEmpty: options.withEmpty === true, signal: options.signal },
   );
   return placeMatches(rows, hits);
+}
+
+/** A match in the one line numbering; `row` when it is on the screen. */
+export interface FoundMatch {
+  readonly line: number;
+  readonly row?: number;
+  readonly column: number;
+  readonly endColumn: number;
+  readonly text: string;
+}
+
+/** Reads history lines after `since` up to `end`: at most `maxLines`, and `maxBytes` past the first. */
+export type HistoryReader = (
+  since: number,
+  maxLines: number,
+  maxBytes: number,
+  end: number,
+) => HistorySlice;
+
+export interface TerminalFindOptions extends FindOptions {
+  /** Search the history lines after this line first (undefined: the screen only). */
+  readonly historyAfter?: number | undefined;
+  /** The last history line: the screen's row r is line historyTotal + r. */
+  readonly historyTotal: number;
+  readonly readHistory: HistoryReader;
+}
+
+/** History lines searched in one evaluation, at most: this many, and this much text. */
+export const FIND_BATCH_LINES = 20_000;
+export const FIND_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * The matches of `query` in history after `historyAfter` (oldest first), then on the screen, at
+ * most `limit`; `truncated` when there are more.
+ */
+export async function findInTerminal(
+  rows: readonly RowText[],
+  query: CompiledQuery,
+  options: TerminalFindOptions,
+): Promise<{ matches: FoundMatch[]; truncated: boolean }> {
+  const { limit, historyTotal, signal } = options;
+  const found: FoundMatch[] = [];
+  // One more than the limit: whether it is reached says whether there are more.
+  const wanted = () => limit + 1 - found.length;
+  let since = options.historyAfter;
+  while (since !== undefined && since < historyTotal && wanted() > 0) {
+    const slice = options.readHistory(since, FIND_BATCH_LINES, FIND_BATCH_BYTES, historyTotal);
+    if (slice.lines.length === 0) break;
+    const hits = await sharedMatchPool().search(query, slice.lines, { limit: wanted(), signal });
+    found.push(...placeLineMatches(slice.lines, hits, slice.since + 1));
+    since = slice.since + slice.lines.length;
+  }
+  if (wanted() > 0) {
+    const onScreen = await findInRows(rows, query, { limit: wanted(), signal });
+    found.push(...onScreen.map((m) => ({ line: historyTotal + m.row, ...m })));
+  }
+  return { matches: found.slice(0, limit), truncated: found.length > limit };
 }

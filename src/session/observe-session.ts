@@ -8,7 +8,7 @@
 import { LIMITS } from '../config.js';
 import { TerminalError } from '../errors.js';
 import { compileQuery } from '../text-query.js';
-import { findInRows } from './find.js';
+import { findInTerminal } from './find.js';
 import { withLatestScreen } from './latest-screen.js';
 import {
   checkSettleTiming,
@@ -30,6 +30,8 @@ export interface ReadRequest extends SettleRequest {
         readonly text?: string | undefined;
         readonly pattern?: string | undefined;
         readonly ignoreCase?: boolean | undefined;
+        /** Also search the history lines after this line. */
+        readonly history?: number | undefined;
       }
     | undefined;
 }
@@ -70,10 +72,16 @@ export async function readSession(
     if (request.historySince !== undefined) addHistory(snapshot, session, request.historySince);
     if (request.region) addRegion(snapshot, session, request.region);
     if (query) {
-      snapshot.matches = await findInRows(session.rowTexts(), query, {
+      const { matches, truncated } = await findInTerminal(session.rowTexts(), query, {
         limit: MAX_MATCHES,
         signal: options.signal,
+        historyAfter: find?.history,
+        historyTotal: snapshot.historyTotal,
+        readHistory: (since, maxLines, maxBytes, end) =>
+          session.historySince(since, maxLines, maxBytes, end),
       });
+      snapshot.matches = matches;
+      if (truncated) snapshot.matchesTruncated = true;
     }
     return snapshot;
   } catch (err) {
@@ -97,7 +105,8 @@ export async function resizeSession(
   }
 }
 
-function addHistory(snapshot: Snapshot, session: Session, since: number): void {
+/** The page of history after line `since` (at most 2000 lines and 1 MiB), and where to go on. */
+export function addHistory(snapshot: Snapshot, session: Session, since: number): void {
   const slice = session.historySince(since, LIMITS.maxScrollbackRequest);
   const end = slice.since + slice.lines.length;
   snapshot.history = end < slice.total ? { ...slice, nextSince: end } : slice;

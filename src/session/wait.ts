@@ -39,6 +39,8 @@ export interface WaitOptions {
 }
 
 const PROGRESS_MS = 1000;
+/** History lines a pattern wait searches in one evaluation, at most. */
+const HISTORY_PAGE_LINES = 2000;
 
 export function describeCondition(condition: WaitCondition): string {
   if (condition.kind === 'exit') return 'the program to exit';
@@ -51,8 +53,9 @@ export function waitForCondition(
   condition: WaitCondition,
   options: Omit<WaitOptions, 'what'>,
 ): Promise<WaitOutcome> {
-  const since = session.historyTotal;
-  return waitUntil(session, (signal) => evaluate(session, condition, since, signal), {
+  // History lines already searched: each line that scrolls off is searched once.
+  const searched = { line: session.historyTotal };
+  return waitUntil(session, (signal) => evaluate(session, condition, searched, signal), {
     ...options,
     what: describeCondition(condition),
   });
@@ -153,11 +156,14 @@ export function waitUntil(
   });
 }
 
-/** Whether the condition holds now; the texts are read at once, the pattern runs in a worker. */
+/**
+ * Whether the condition holds now: the history lines not yet searched (in pages), then the
+ * screen; the texts are read at once, the pattern runs in a worker.
+ */
 async function evaluate(
   session: Session,
   condition: WaitCondition,
-  since: number,
+  searched: { line: number },
   signal: AbortSignal,
 ): Promise<Omit<WaitOutcome, 'elapsedMs'> | undefined> {
   if (condition.kind === 'exit')
@@ -171,10 +177,18 @@ async function evaluate(
     const hits = await search([...screen, joined]);
     return hits.length > 0 ? undefined : { reason: 'gone' };
   }
-  const history = session.historySince(since, 2000).lines;
-  const [hit] = await search([...history, ...screen, joined]);
+  const end = session.historyTotal;
+  let history = session.historySince(searched.line, HISTORY_PAGE_LINES, undefined, end);
+  while (history.since + history.lines.length < end) {
+    const [hit] = await search(history.lines);
+    if (hit) return { reason: 'matched', match: { text: hit.text } };
+    searched.line = history.since + history.lines.length;
+    history = session.historySince(searched.line, HISTORY_PAGE_LINES, undefined, end);
+  }
+  searched.line = end;
+  const [hit] = await search([...history.lines, ...screen, joined]);
   if (!hit) return undefined;
-  const onScreen = hit.textIndex - history.length;
+  const onScreen = hit.textIndex - history.lines.length;
   if (onScreen < 0 || onScreen >= rows.length)
     return { reason: 'matched', match: { text: hit.text } };
   const placed = placeMatches(rows, [{ ...hit, textIndex: onScreen }])[0] as Match;

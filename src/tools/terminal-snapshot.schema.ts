@@ -25,8 +25,9 @@ export const terminalSnapshotSchemas = lazy(() => {
       text: z.string().min(1).max(4096).optional().describe('Literal text.'),
       pattern: z.string().min(1).max(4096).optional().describe('Or a regex.'),
       ignoreCase: z.boolean().optional().describe('Ignore case.'),
+      history: z.int().min(0).optional().describe('Also search history after this line.'),
     })
-    .describe('Also return where this is on the screen.');
+    .describe('Also return where this is.');
 
   const SnapshotInputSchema = z.strictObject({
     sessionId: SessionIdSchema,
@@ -41,7 +42,7 @@ export const terminalSnapshotSchemas = lazy(() => {
       .min(0)
       .optional()
       .describe(
-        'Read each line once: lines that scrolled off after this count (0: all, or an earlier historyTotal); more at nextSince.',
+        'Lines scrolled off after this line (0: all; a past historyTotal: new ones); more at nextSince.',
       ),
     region: RegionSchema.optional(),
     find: FindSchema.optional(),

@@ -40,7 +40,7 @@ describe('terminal_snapshot, terminal_resize, terminal_list and terminal_close h
     assert.ok(snap);
     assert.deepEqual(snap.screen, ['line27', 'line28', 'line29', 'line30', '']);
     assert.equal(snap.historyTotal, 26);
-    assert.deepEqual(snap.matches, [{ row: 4, column: 1, endColumn: 6, text: 'line30' }]);
+    assert.deepEqual(snap.matches, [{ line: 30, row: 4, column: 1, endColumn: 6, text: 'line30' }]);
     assert.deepEqual(snap.region, {
       row: 1,
       column: 1,
@@ -58,6 +58,41 @@ describe('terminal_snapshot, terminal_resize, terminal_list and terminal_close h
       total: 26,
       missedLines: 0,
     });
+  });
+
+  it('finds in history and on the screen, numbered in one numbering', T, async () => {
+    const reply = await s.call('terminal_snapshot', {
+      sessionId: id,
+      settleMs: 0,
+      find: { pattern: '^line2\\d?$', history: 0 },
+    });
+    assert.equal(reply.isError, false, reply.text);
+    const matches = reply.data.snapshot?.matches ?? [];
+    assert.deepEqual(
+      matches.map((m) => [m.line, m.row, m.text]),
+      [
+        [2, undefined, 'line2'],
+        ...[20, 21, 22, 23, 24, 25, 26].map((n) => [n, undefined, `line${n}`]),
+        [27, 1, 'line27'],
+        [28, 2, 'line28'],
+        [29, 3, 'line29'],
+      ],
+    );
+    assert.equal(reply.data.snapshot?.matchesTruncated, undefined);
+    assert.match(
+      reply.text,
+      /matches: line 2:1-5 "line2"; line 20:1-6 "line20"; .*row 1 \(line 27\):1-6 "line27"/,
+    );
+    const after = await s.call('terminal_snapshot', {
+      sessionId: id,
+      settleMs: 0,
+      find: { text: 'line2', history: 24 },
+    });
+    assert.deepEqual(
+      after.data.snapshot?.matches?.map((m) => m.line),
+      [25, 26, 27, 28, 29],
+      'history after line 24, then the screen',
+    );
   });
 
   it(

@@ -145,17 +145,71 @@ describe('formatSnapshot: history and scrollback use history line numbers', () =
       scrollback: { lines: ['line25', 'line26'], availableLines: 26 },
     });
     assert.deepEqual(formatSnapshot('t1', s).split('\n').slice(1), [
-      'scrollback: lines 25-26 of history, the last 2 of 26 held:',
+      'scrollback: lines 25-26 of history, the last 2 of 26 held; lines 1-24 before them: read with historySince:',
       '25│line25',
       '26│line26',
-      'screen (20x2, normal buffer), cursor row 1 column 1:',
+      'screen (20x2, normal buffer, row 1 is line 27), cursor row 1 column 1:',
       '1│line27',
       '2│',
     ]);
   });
 
+  it('says nothing of earlier lines when the scrollback starts at line 1', () => {
+    const s = snapshotOf(['x'], {
+      historyTotal: 2,
+      scrollback: { lines: ['a', 'b'], availableLines: 2 },
+    });
+    assert.equal(
+      formatSnapshot('t1', s).split('\n')[1],
+      'scrollback: lines 1-2 of history, the last 2 of 2 held:',
+    );
+  });
+
   it('says when there is no scrollback', () => {
     const s = snapshotOf(['x'], { scrollback: { lines: [], availableLines: 0 } });
     assert.equal(formatSnapshot('t1', s).split('\n')[1], 'scrollback: no history lines');
+  });
+});
+
+describe('formatSnapshot: matches in the one line numbering', () => {
+  it('places history matches by line and screen matches by row and line', () => {
+    const s = snapshotOf(['ok', 'ERROR again'], {
+      historyTotal: 5000,
+      matches: [
+        { line: 1234, column: 1, endColumn: 5, text: 'ERROR' },
+        { line: 5002, row: 2, column: 1, endColumn: 5, text: 'ERROR' },
+      ],
+    });
+    assert.equal(
+      formatSnapshot('t1', s).split('\n').at(-1),
+      'matches: line 1234:1-5 "ERROR"; row 2 (line 5002):1-5 "ERROR"',
+    );
+  });
+
+  it('says when there are more matches, and where a search goes on', () => {
+    const capped = (last: { line: number; row?: number }) =>
+      formatSnapshot(
+        't1',
+        snapshotOf(['x'], {
+          historyTotal: 90,
+          matches: [{ ...last, column: 2, endColumn: 2, text: 'x' }],
+          matchesTruncated: true,
+        }),
+      )
+        .split('\n')
+        .at(-1);
+    assert.equal(
+      capped({ line: 77 }),
+      'matches (the first 1; there are more, search on after it with find.history 77): line 77:2-2 "x"',
+    );
+    assert.equal(
+      capped({ line: 91, row: 1 }),
+      'matches (the first 1; there are more, narrow the search): row 1 (line 91):2-2 "x"',
+    );
+  });
+
+  it('says when nothing matched', () => {
+    const s = snapshotOf(['x'], { matches: [] });
+    assert.equal(formatSnapshot('t1', s).split('\n').at(-1), 'matches: none');
   });
 });
