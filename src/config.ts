@@ -146,7 +146,7 @@ export const OPTIONS: readonly Option[] = [
     flag: '--scrollback',
     env: 'AGENT_TTY_SCROLLBACK',
     key: 'scrollbackLines',
-    help: 'history lines kept per session (default 2000)',
+    help: 'scrollback lines per session, what scrollbackLines reads (default 2000); history for historySince and find is the transcript (--transcript-bytes)',
     parse: integer(0, 100_000),
   },
   {

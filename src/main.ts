@@ -62,9 +62,13 @@ function terminalHint(): string {
 }
 
 function helpText(): string {
-  const flags = OPTIONS.map(
-    (o) => `  ${`${o.flag} <value>`.padEnd(24)}${o.help}\n${' '.repeat(26)}env ${o.env}`,
-  );
+  const indent = ' '.repeat(26);
+  const flags = OPTIONS.map((o) => {
+    const name = `${o.flag} <value>`;
+    // A name too long for its column puts the help on the next line.
+    const head = name.length < 24 ? `  ${name.padEnd(24)}` : `  ${name}\n${indent}`;
+    return `${head}${o.help}\n${indent}env ${o.env}`;
+  });
   return [
     `${PACKAGE.name} ${PACKAGE.version}: an MCP server that gives AI agents a real interactive terminal.`,
     '',

@@ -74,10 +74,13 @@ export function textColumns(text: string, units = text.length): number[] {
     const code = text.codePointAt(i) as number;
     const size = code > 0xffff ? 2 : 1;
     const width = cellWidth(code);
-    const column = width === 0 && i > 0 ? previous : next;
+    const joins = width === 0 && i > 0;
+    const column = joins ? previous : next;
     for (let k = 0; k < size; k++) columns.push(column);
-    previous = column;
-    next = column + (width === 0 && i > 0 ? 0 : Math.max(width, 1));
+    if (!joins) {
+      previous = column;
+      next = column + Math.max(width, 1);
+    }
     i += size;
   }
   return columns;

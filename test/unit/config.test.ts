@@ -60,6 +60,21 @@ describe('loadConfig', () => {
       { recordDir: resolve(process.cwd(), 'recs') },
     ],
     ['an empty --record-dir stays off', ['--record-dir='], {}, { recordDir: '' }],
+    ['--transcript-bytes in bytes', ['--transcript-bytes', '1000'], {}, { transcriptBytes: 1000 }],
+    ['--transcript-bytes with K', ['--transcript-bytes=64K'], {}, { transcriptBytes: 65_536 }],
+    [
+      'AGENT_TTY_TRANSCRIPT_BYTES with M or MiB',
+      [],
+      { AGENT_TTY_TRANSCRIPT_BYTES: '8MiB' },
+      { transcriptBytes: 8 * 1024 * 1024 },
+    ],
+    [
+      '--transcript-bytes up to 4G',
+      ['--transcript-bytes', '4g'],
+      {},
+      { transcriptBytes: 4 * 1024 ** 3 },
+    ],
+    ['--transcript-bytes 0 keeps none', ['--transcript-bytes', '0'], {}, { transcriptBytes: 0 }],
   ];
   for (const [name, argv, env, changes] of accepted) {
     it(name, () => {
@@ -84,6 +99,14 @@ describe('loadConfig', () => {
     ['below the minimum', ['--max-sessions', '0'], {}, /from 1 to 64, got "0"/],
     ['above the maximum', ['--max-sessions', '65'], {}, /from 1 to 64, got "65"/],
     ['a bad log level', ['--log-level', 'loud'], {}, /--log-level: expected one of debug, info/],
+    [
+      'a transcript bound that is not a byte count',
+      ['--transcript-bytes', '32 megs'],
+      {},
+      /--transcript-bytes: expected a byte count from 0 to 4294967296 \(K, M or G suffix allowed, as in 32M\), got "32 megs"/,
+    ],
+    ['a transcript bound over 4G', ['--transcript-bytes', '5G'], {}, /from 0 to 4294967296/],
+    ['a fractional transcript bound', ['--transcript-bytes', '1.5M'], {}, /a byte count/],
     [
       'a bad env value names the variable',
       [],

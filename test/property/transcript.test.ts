@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { CHUNK_LINES, INDEX_BYTES_PER_LINE, Transcript } from '../../src/screen/transcript.js';
+
+/**
+ * The transcript against a model (every line ever appended, in an array): after any sequence of
+ * appends under any bound, the kept lines are exactly the longest suffix whose cost (UTF-8 bytes
+ * plus the index entry) fits the bound, the dropped ones are counted, and reading in pages of any
+ * size gives the same lines, each once.
+ */
+
+const ALL = Number.POSITIVE_INFINITY;
+const cost = (line: string) => Buffer.byteLength(line, 'utf8') + INDEX_BYTES_PER_LINE;
+
+/** Lines as screens hold them: any Unicode (no lone surrogates: safe text has none), some long. */
+const line = fc.oneof(
+  { weight: 5, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 3000 }) },
+  { weight: 1, arbitrary: fc.constant('') },
+);
+const op = fc.oneof(
+  { weight: 20, arbitrary: line.map((text) => ({ kind: 'line' as const, text })) },
+  // A burst of blank rows crosses a chunk's line limit.
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1, max: CHUNK_LINES + 100 })
+      .map((count) => ({ kind: 'blank' as const, count })),
+  },
+);
+
+/** The longest suffix of `lines` whose cost fits `limit`: where it starts. */
+function keptFrom(lines: readonly string[], limit: number): number {
+  let sum = 0;
+  let i = lines.length;
+  while (i > 0 && sum + cost(lines[i - 1] as string) <= limit) sum += cost(lines[--i] as string);
+  return i;
+}
+
+/** Every kept line, read in pages of at most `maxLines` lines and `maxBytes` bytes. */
+function readInPages(t: Transcript, maxLines: number, maxBytes: number): string[] {
+  const out: string[] = [];
+  let since = 0;
+  for (;;) {
+    const page = t.read(since, maxLines, maxBytes);
+    if (page.lines.length === 0) return out;
+    assert.ok(page.lines.length <= maxLines);
+    out.push(...page.lines);
+    since = page.since + page.lines.length;
+  }
+}
+
+describe('Transcript (property)', () => {
+  it('keeps exactly the suffix that fits the bound, counts the rest, and pages losslessly', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.array(op, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 5000 }),
+        (limit, ops, maxLines, maxBytes) => {
+          const t = new Transcript(limit);
+          const model: string[] = [];
+          for (const o of ops) {
+            const texts = o.kind === 'line' ? [o.text] : Array.from({ length: o.count }, () => '');
+            for (const text of texts) {
+              t.appendText(text);
+              model.push(text);
+            }
+            const from = keptFrom(model, limit);
+            assert.equal(t.total, model.length);
+            assert.equal(t.dropped, from);
+            const kept = model.slice(from);
+            assert.equal(
+              t.keptBytes,
+              kept.reduce((n, l) => n + cost(l), 0),
+            );
+            assert.ok(t.keptBytes <= limit);
+            const all = t.read(0, ALL, ALL);
+            assert.deepEqual(all.lines, kept);
+            assert.equal(all.missedLines, from);
+          }
+          const from = keptFrom(model, limit);
+          assert.deepEqual(readInPages(t, maxLines, maxBytes), model.slice(from));
+          // Reading after any line gives the kept lines after it.
+          for (const since of [0, from, Math.floor(model.length / 2), model.length]) {
+            const page = t.read(since, ALL, ALL);
+            assert.deepEqual(page.lines, model.slice(Math.max(since, from)));
+            assert.equal(page.missedLines, Math.max(0, from - since));
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

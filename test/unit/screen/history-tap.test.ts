@@ -1,0 +1,132 @@
+/**
+ * The transcript behind history, through Screen: every row that scrolls off the normal screen is
+ * kept once, in order, whatever the emulator's own scrollback drops (a small scrollback, ED 3, a
+ * reset, a resize, the alternate screen), and the numbering holds: screen row r is line
+ * historyTotal + r.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Screen, type ScreenOptions } from '../../../src/screen/screen.js';
+
+const ALL = Number.POSITIVE_INFINITY;
+
+function screenOf(options: Partial<ScreenOptions> = {}): Screen {
+  return new Screen({ cols: 20, rows: 5, scrollback: 10, onReply: () => undefined, ...options });
+}
+
+async function feed(screen: Screen, data: string): Promise<void> {
+  screen.write(Buffer.from(data));
+  await screen.whenParsed();
+}
+
+/** Lines `L<first>` … `L<last>`, each ending in CR LF. */
+const numbered = (first: number, last: number) =>
+  Array.from({ length: last - first + 1 }, (_, i) => `L${first + i}\r\n`).join('');
+const names = (first: number, last: number) =>
+  Array.from({ length: last - first + 1 }, (_, i) => `L${first + i}`);
+
+/** Every history line, read with historySince in pages of 7. */
+function readAll(screen: Screen): string[] {
+  const out: string[] = [];
+  let since = 0;
+  for (;;) {
+    const page = screen.historySince(since, 7, ALL);
+    if (page.lines.length === 0) return out;
+    out.push(...page.lines);
+    since = page.since + page.lines.length;
+  }
+}
+
+describe('history from the transcript', () => {
+  it('keeps every line past a small scrollback, in pages, none missed', async () => {
+    const screen = screenOf();
+    await feed(screen, numbered(1, 5000));
+    assert.equal(screen.historyTotal, 4996);
+    assert.deepEqual(screen.grid().screen.slice(0, 4), names(4997, 5000));
+    assert.deepEqual(readAll(screen), names(1, 4996));
+    const page = screen.historySince(1233, 2, ALL);
+    assert.deepEqual(page, { since: 1233, lines: ['L1234', 'L1235'], total: 4996, missedLines: 0 });
+    assert.equal(screen.history(100).availableLines, 10, 'the scrollback keeps its size');
+    assert.deepEqual(screen.history(3).lines, names(4994, 4996));
+    screen.dispose();
+  });
+
+  it('keeps lines with --scrollback 0', async () => {
+    const screen = screenOf({ scrollback: 0 });
+    await feed(screen, numbered(1, 300));
+    assert.deepEqual(readAll(screen), names(1, 296));
+    assert.deepEqual(screen.history(10), { lines: [], availableLines: 0 });
+    screen.dispose();
+  });
+
+  it('keeps the scrollback that ED 3 clears, and numbers on', async () => {
+    const screen = screenOf();
+    await feed(screen, `${numbered(1, 8)}\x1b[3J${numbered(9, 20)}`);
+    assert.deepEqual(readAll(screen), names(1, 16));
+    assert.equal(screen.historyTotal, 16);
+    screen.dispose();
+  });
+
+  it('keeps what scrolled off before a reset (RIS), and numbers on after it', async () => {
+    const screen = screenOf();
+    await feed(screen, `${numbered(1, 12)}\x1bc${numbered(13, 30)}`);
+    // L9-L12 were on the screen when it was reset: erased, they never scrolled off.
+    assert.deepEqual(readAll(screen), [...names(1, 8), ...names(13, 26)]);
+    assert.equal(screen.historyTotal, 22);
+    assert.deepEqual(screen.grid().screen.slice(0, 4), names(27, 30));
+    screen.dispose();
+  });
+
+  it('keeps history written while the alternate screen shows, and not the alternate screen', async () => {
+    const screen = screenOf();
+    await feed(screen, `${numbered(1, 10)}\x1b[?1049h${numbered(11, 40)}`);
+    assert.equal(screen.historyTotal, 6);
+    await feed(screen, `\x1b[?1049l${numbered(41, 45)}`);
+    assert.deepEqual(readAll(screen), [...names(1, 10), 'L41']);
+    screen.dispose();
+  });
+
+  it('adds the rows a shorter screen pushes off, and does not repeat rows a taller one shows again', async () => {
+    const screen = screenOf();
+    await feed(screen, `${numbered(1, 12)}prompt`);
+    assert.equal(screen.historyTotal, 8);
+    screen.resize(20, 3);
+    assert.equal(screen.historyTotal, 10);
+    assert.deepEqual(screen.grid().screen, ['L11', 'L12', 'prompt']);
+    screen.resize(20, 6);
+    // L8-L10 come back onto the screen: row 1 is line historyTotal + 1 = 8.
+    assert.equal(screen.historyTotal, 7);
+    assert.deepEqual(screen.grid().screen.slice(0, 3), ['L8', 'L9', 'L10']);
+    assert.deepEqual(readAll(screen), names(1, 7));
+    await feed(screen, `\r\n${numbered(13, 20)}`);
+    assert.deepEqual(readAll(screen), [...names(1, 12), 'prompt', 'L13', 'L14', 'L15']);
+    assert.equal(screen.historyTotal, 16);
+    assert.deepEqual(screen.grid().screen.slice(0, 5), names(16, 20));
+    screen.dispose();
+  });
+
+  it('keeps rows as they were when they scrolled off, whatever a later width re-wraps', async () => {
+    const screen = screenOf();
+    await feed(screen, `${numbered(1, 3)}${'x'.repeat(35)}\r\n${numbered(4, 8)}`);
+    const before = readAll(screen);
+    assert.deepEqual(before, [...names(1, 3), 'x'.repeat(20), 'x'.repeat(15), 'L4']);
+    screen.resize(40, 5);
+    assert.deepEqual(readAll(screen), before);
+    screen.resize(10, 5);
+    assert.deepEqual(readAll(screen).slice(0, 6), before);
+    screen.dispose();
+  });
+
+  it('drops the oldest lines past --transcript-bytes and counts them as missed', async () => {
+    // L10-L99 cost 3 bytes of text and 2 of index, L100 one more: 70 bytes hold L88-L100.
+    const screen = screenOf({ transcriptBytes: 70 });
+    await feed(screen, numbered(1, 104));
+    assert.equal(screen.historyTotal, 100);
+    const page = screen.historySince(0, ALL, ALL);
+    assert.equal(page.missedLines, 87);
+    assert.equal(page.since, 87);
+    assert.deepEqual(page.lines, names(88, 100));
+    assert.equal(screen.transcriptStats().dropped, 87);
+    screen.dispose();
+  });
+});

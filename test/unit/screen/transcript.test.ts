@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  CHUNK_BYTES,
+  CHUNK_LINES,
+  INDEX_BYTES_PER_LINE,
+  Transcript,
+} from '../../../src/screen/transcript.js';
+
+const ALL = Number.POSITIVE_INFINITY;
+const cost = (line: string) => Buffer.byteLength(line) + INDEX_BYTES_PER_LINE;
+
+function transcriptOf(limitBytes: number, lines: readonly string[]): Transcript {
+  const t = new Transcript(limitBytes);
+  for (const line of lines) t.appendText(line);
+  return t;
+}
+
+describe('Transcript', () => {
+  it('numbers lines from 1 and reads those after a line, oldest first', () => {
+    const t = transcriptOf(1024, ['one', 'two', '', 'four']);
+    assert.equal(t.total, 4);
+    assert.deepEqual(t.read(0, ALL, ALL), {
+      since: 0,
+      lines: ['one', 'two', '', 'four'],
+      missedLines: 0,
+    });
+    assert.deepEqual(t.read(2, ALL, ALL).lines, ['', 'four']);
+    assert.deepEqual(t.read(4, ALL, ALL), { since: 4, lines: [], missedLines: 0 });
+    assert.deepEqual(t.read(9, ALL, ALL), { since: 4, lines: [], missedLines: 0 }, 'past the end');
+    assert.deepEqual(t.read(0, ALL, ALL, 2).lines, ['one', 'two'], 'up to an end line');
+  });
+
+  it('keeps multi-byte characters whole: accents, CJK, emoji, stand-ins', () => {
+    const lines = ['é中🙂', '\u2400\u241b\uFFFD', 'a\u0301b', '日本語'.repeat(100)];
+    const t = transcriptOf(1 << 20, lines);
+    assert.deepEqual(t.read(0, ALL, ALL).lines, lines);
+    assert.equal(
+      t.keptBytes,
+      lines.reduce((n, l) => n + cost(l), 0),
+    );
+  });
+
+  it('pages by lines and by bytes, always at least one line', () => {
+    const t = transcriptOf(1 << 20, ['aaaa', 'bbbb', 'cccc', 'dddd']);
+    assert.deepEqual(t.read(0, 3, ALL).lines, ['aaaa', 'bbbb', 'cccc']);
+    assert.deepEqual(t.read(0, ALL, 8).lines, ['aaaa', 'bbbb'], 'two lines of 4 bytes fit in 8');
+    assert.deepEqual(t.read(0, ALL, 7).lines, ['aaaa']);
+    assert.deepEqual(t.read(1, ALL, 1).lines, ['bbbb'], 'a line larger than the page still comes');
+  });
+
+  it('drops the oldest lines past the bound, counting text and index, and says so', () => {
+    // Each line costs 1 + 2 bytes: 9 bytes hold three.
+    const t = transcriptOf(9, ['a', 'b', 'c', 'd', 'e']);
+    assert.equal(t.total, 5);
+    assert.equal(t.dropped, 2);
+    assert.equal(t.keptBytes, 9);
+    assert.deepEqual(t.read(0, ALL, ALL), { since: 2, lines: ['c', 'd', 'e'], missedLines: 2 });
+    assert.deepEqual(t.read(1, ALL, ALL), { since: 2, lines: ['c', 'd', 'e'], missedLines: 1 });
+    assert.deepEqual(t.read(3, ALL, ALL), { since: 3, lines: ['d', 'e'], missedLines: 0 });
+    assert.deepEqual(t.read(0, ALL, ALL, 1), { since: 1, lines: [], missedLines: 1 });
+  });
+
+  it('keeps lines that cost exactly the bound, and drops one byte over it', () => {
+    const exact = transcriptOf(cost('abc') * 2, ['abc', 'def']);
+    assert.deepEqual(exact.read(0, ALL, ALL).lines, ['abc', 'def']);
+    const over = transcriptOf(cost('abc') * 2 - 1, ['abc', 'def']);
+    assert.deepEqual(over.read(0, ALL, ALL).lines, ['def']);
+  });
+
+  it('drops a line that alone costs more than the bound, and every line before it', () => {
+    const t = transcriptOf(10, ['a', 'b', 'far too long', 'c']);
+    assert.equal(t.total, 4);
+    assert.equal(t.dropped, 3);
+    assert.deepEqual(t.read(0, ALL, ALL), { since: 3, lines: ['c'], missedLines: 3 });
+  });
+
+  it('keeps nothing with a bound of 0, yet counts every line', () => {
+    const t = transcriptOf(0, ['a', '', 'b']);
+    assert.equal(t.total, 3);
+    assert.equal(t.dropped, 3);
+    assert.equal(t.allocatedBytes, 0);
+    assert.deepEqual(t.read(0, ALL, ALL), { since: 3, lines: [], missedLines: 3 });
+  });
+
+  it('crosses chunk boundaries by bytes and by line count, and frees dropped chunks', () => {
+    const long = 'x'.repeat(1000);
+    const t = new Transcript(1 << 30);
+    for (let i = 0; i < 200; i++) t.appendText(`${i}${long}`);
+    for (let i = 0; i < CHUNK_LINES + 10; i++) t.appendText('');
+    const lines = t.read(0, ALL, ALL).lines;
+    assert.equal(lines.length, 200 + CHUNK_LINES + 10);
+    assert.equal(lines[137], `137${long}`);
+    assert.equal(lines[199], `199${long}`);
+    assert.equal(lines.at(-1), '');
+    const bounded = new Transcript(3 * CHUNK_BYTES);
+    for (let i = 0; i < 1000; i++) bounded.appendText(`${i}${long}`);
+    assert.ok(bounded.keptBytes <= 3 * CHUNK_BYTES);
+    assert.ok(bounded.allocatedBytes <= 4 * CHUNK_BYTES + 4 * CHUNK_LINES, 'dropped chunks freed');
+    assert.equal(bounded.read(0, ALL, ALL).lines.at(-1), `999${long}`);
+  });
+
+  it('cuts a line longer than a chunk at a character boundary', () => {
+    const t = transcriptOf(1 << 20, ['é'.repeat(CHUNK_BYTES)]);
+    const [line] = t.read(0, ALL, ALL).lines;
+    assert.equal(line, 'é'.repeat(Math.floor(CHUNK_BYTES / 2)));
+  });
+
+  it('takes bytes from a range of a larger buffer', () => {
+    const t = new Transcript(1024);
+    const bytes = Buffer.from('..hello..');
+    t.append(bytes, 2, 7);
+    assert.deepEqual(t.read(0, ALL, ALL).lines, ['hello']);
+  });
+});
