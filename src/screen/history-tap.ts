@@ -10,6 +10,8 @@ import { encodeRawRow, MAX_CELL_BYTES, readRowText } from './row-bytes.js';
 import type { Transcript } from './transcript.js';
 import {
   asRawLine,
+  type BufferSet,
+  bufferSet,
   type IDisposable,
   type LineMarker,
   type NormalBuffer,
@@ -27,6 +29,8 @@ export class HistoryTap {
   private readonly _batch: number;
   /** The normal buffer whose trims are counted (a reset replaces it); undefined without internals. */
   private _buffer: NormalBuffer | undefined;
+  /** Where a reset puts the new normal buffer (checked on every scroll, so read cheaply). */
+  private readonly _buffers: BufferSet | undefined;
   private _trim: IDisposable | undefined;
   /** Lines trimmed from the top of `_lines`: position p of it is index p - _trimmed. */
   private _trimmed = 0;
@@ -44,6 +48,7 @@ export class HistoryTap {
     scrollback: number,
   ) {
     this._batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(scrollback / 2)));
+    this._buffers = bufferSet(_term);
     this._bind();
     const beforeErase = (params: (number | number[])[]) => {
       // ED 3 drops the scrollback: copy what waits first.
@@ -82,12 +87,21 @@ export class HistoryTap {
     if (this._scratch.length < need) this._scratch = Buffer.allocUnsafe(need);
     const cols = this._term.cols;
     // Rows already trimmed cannot be read (only without trim counts): they go unnumbered.
-    for (let p = Math.max(this._captured, this._trimmed); p < end; p++) {
-      const y = p - this._trimmed;
-      const raw = asRawLine(this._buffer?.lines.get(y));
-      if (raw) {
-        this._transcript.append(this._scratch, 0, encodeRawRow(raw, cols, this._scratch));
-      } else {
+    const first = Math.max(this._captured, this._trimmed) - this._trimmed;
+    const lines = this._buffer?.lines;
+    const raw = (y: number) => asRawLine(lines?.get(y));
+    if (raw(first)) {
+      this._transcript.appendRows(
+        end - this._trimmed - first,
+        need,
+        this._scratch,
+        (i, out, at) => {
+          const row = raw(first + i);
+          return row ? encodeRawRow(row, cols, out, at) : at;
+        },
+      );
+    } else {
+      for (let y = first; y < end - this._trimmed; y++) {
         const line = this._term.buffer.normal.getLine(y);
         this._transcript.appendText(line ? readRowText(line, cols) : '');
       }
@@ -142,7 +156,7 @@ export class HistoryTap {
 
   /** After a reset (new buffers): numbering goes on from the transcript's last line. */
   private _rebindAfterReset(): void {
-    if (this._buffer === undefined || normalBuffer(this._term) === this._buffer) return;
+    if (this._buffer === undefined || this._buffers?.normal === this._buffer) return;
     this._trim?.dispose();
     this._bind();
     this._captured = 0;

@@ -27,53 +27,81 @@ export function readRowText(line: IBufferLine, cols: number): string {
 }
 
 /**
- * Writes the first `cols` cells of `raw` into `out` from 0, as readRowText would read them, and
- * returns the byte length. `out` must hold cols × MAX_CELL_BYTES bytes.
+ * Writes the first `cols` cells of `raw` into `out` from `at`, as readRowText would read them,
+ * and returns the offset after the text. `out` must have cols × MAX_CELL_BYTES bytes from `at`.
  */
-export function encodeRawRow(raw: CoreLine, cols: number, out: Buffer): number {
+export function encodeRawRow(raw: CoreLine, cols: number, out: Buffer, at = 0): number {
   const data = raw._data;
   const width = Math.min(cols, raw.length, Math.floor(data.length / 3));
   // Cells after the last with content read as blanks, which trimming drops.
-  let last = width;
-  while (last > 0 && ((data[(last - 1) * 3] as number) & HAS_CONTENT_MASK) === 0) last--;
-  let pos = 0;
-  let end = 0;
-  for (let x = 0; x < last; x++) {
-    const content = data[x * 3] as number;
-    const visible = ((data[x * 3 + 1] as number) & FG_INVISIBLE) === 0;
+  let stop = width * 3;
+  // Four cells at a time first: most of a row is often blank.
+  while (
+    stop >= 12 &&
+    (((data[stop - 3] as number) |
+      (data[stop - 6] as number) |
+      (data[stop - 9] as number) |
+      (data[stop - 12] as number)) &
+      HAS_CONTENT_MASK) ===
+      0
+  ) {
+    stop -= 12;
+  }
+  while (stop > 0 && ((data[stop - 3] as number) & HAS_CONTENT_MASK) === 0) stop -= 3;
+  let pos = at;
+  let end = at;
+  for (let i = 0; i < stop; i += 3) {
+    const content = data[i] as number;
     // The common case first: a visible printable ASCII character one cell wide.
     const ascii = content ^ NARROW;
-    if (ascii > 0x20 && ascii < 0x7f && visible) {
+    if (ascii > 0x20 && ascii < 0x7f && ((data[i + 1] as number) & FG_INVISIBLE) === 0) {
       out[pos++] = ascii;
       end = pos;
-      continue;
-    }
-    const w = content >> WIDTH_SHIFT;
-    if (w === 0) {
-      // The second half of a wide character; only a row that starts with one reads a blank.
-      if (x === 0) out[pos++] = 0x20;
-      continue;
-    }
-    const cp = content & CODEPOINT_MASK;
-    const combined = (content & IS_COMBINED_MASK) !== 0;
-    const text = combined
-      ? makeTextSafe(truncateCodeUnits(raw._combined[x] ?? '', MAX_CELL_UNITS))
-      : '';
-    if ((combined ? text === '' : cp === 0) || !visible || x + w > width) {
-      for (let k = Math.min(w, width - x); k > 0; k--) out[pos++] = 0x20;
-    } else if (combined) {
-      const start = pos;
-      pos += out.write(text, pos, 'utf8');
-      const kept = text.trimEnd();
-      if (kept.length === text.length) end = pos;
-      else if (kept.length > 0) end = start + Buffer.byteLength(kept, 'utf8');
+    } else if (ascii === 0x20 || ascii === 0) {
+      // A space, or an empty cell: a blank either way.
+      out[pos++] = 0x20;
     } else {
-      const code = safeCodePoint(cp);
-      pos = writeCodePoint(out, pos, code);
-      if (!isTrimmedSpace(code)) end = pos;
+      const start = pos;
+      pos = encodeCell(raw, i / 3, width, out, pos);
+      if (cellEnd > start) end = cellEnd;
     }
   }
   return end;
+}
+
+/** Where the text of the cell encodeCell wrote last ends once trimmed (its start when blank). */
+let cellEnd = 0;
+
+/** Writes cell `x` of `raw` at `pos` (any cell: wide, joined, concealed, blank, unsafe). */
+function encodeCell(raw: CoreLine, x: number, width: number, out: Buffer, at: number): number {
+  const content = raw._data[x * 3] as number;
+  const w = content >> WIDTH_SHIFT;
+  let pos = at;
+  cellEnd = at;
+  if (w === 0) {
+    // The second half of a wide character; only a row that starts with one reads a blank.
+    if (x === 0) out[pos++] = 0x20;
+    return pos;
+  }
+  const cp = content & CODEPOINT_MASK;
+  const combined = (content & IS_COMBINED_MASK) !== 0;
+  const visible = ((raw._data[x * 3 + 1] as number) & FG_INVISIBLE) === 0;
+  const text = combined
+    ? makeTextSafe(truncateCodeUnits(raw._combined[x] ?? '', MAX_CELL_UNITS))
+    : '';
+  if ((combined ? text === '' : cp === 0) || !visible || x + w > width) {
+    for (let k = Math.min(w, width - x); k > 0; k--) out[pos++] = 0x20;
+  } else if (combined) {
+    pos += out.write(text, pos, 'utf8');
+    const kept = text.trimEnd();
+    if (kept.length === text.length) cellEnd = pos;
+    else if (kept.length > 0) cellEnd = at + Buffer.byteLength(kept, 'utf8');
+  } else {
+    const code = safeCodePoint(cp);
+    pos = writeCodePoint(out, pos, code);
+    if (!isTrimmedSpace(code)) cellEnd = pos;
+  }
+  return pos;
 }
 
 /** Writes `code` as UTF-8 at `pos`; returns the position after it. */

@@ -11,12 +11,13 @@ export const INDEX_BYTES_PER_LINE = 2;
 export const CHUNK_BYTES = 0xffff;
 /** Lines one chunk holds at most. */
 export const CHUNK_LINES = 16_384;
-/** Capacity a chunk starts with; it doubles up to CHUNK_BYTES / CHUNK_LINES as lines arrive. */
-const FIRST_CAPACITY = 1024;
+/** Room left in a full chunk beyond which it is copied to its exact size (1/32 of a chunk). */
+const MAX_SLACK = 2048;
 
 interface Chunk {
   /** Line number of the chunk's first line. */
   readonly first: number;
+  /** CHUNK_BYTES long, or exactly `used` once a chunk with much room left is sealed. */
   bytes: Buffer;
   /** End offset in `bytes` of each line; line i spans [ends[i - 1] ?? 0, ends[i]). */
   ends: Uint16Array;
@@ -36,6 +37,10 @@ export interface TranscriptSlice {
 
 export class Transcript {
   private readonly _chunks: Chunk[] = [];
+  /** The offsets of the open (last) chunk, reused for each: a sealed chunk gets an exact copy. */
+  private _openEnds: Uint16Array | undefined;
+  /** A chunk's text buffer kept from a dropped chunk for the next one, so a full transcript allocates nothing. */
+  private _spare: Buffer | undefined;
   private _total = 0;
   private _dropped = 0;
   private _keptBytes = 0;
@@ -58,10 +63,15 @@ export class Transcript {
     return this._keptBytes;
   }
 
-  /** Bytes allocated for chunks (kept lines, dropped lines of a chunk still in use, spare room). */
+  /**
+   * Bytes allocated: every chunk (kept lines, dropped lines of the oldest chunk, room left in the
+   * open one and in full ones), the open chunk's offsets and the spare text buffer.
+   */
   get allocatedBytes(): number {
-    let sum = 0;
-    for (const chunk of this._chunks) sum += chunk.bytes.byteLength + chunk.ends.byteLength;
+    let sum = (this._openEnds?.byteLength ?? 0) + (this._spare?.byteLength ?? 0);
+    for (const chunk of this._chunks) {
+      sum += chunk.bytes.byteLength + (chunk.ends === this._openEnds ? 0 : chunk.ends.byteLength);
+    }
     return sum;
   }
 
@@ -78,25 +88,50 @@ export class Transcript {
     }
     let chunk = this._chunks[this._chunks.length - 1];
     if (!chunk || chunk.count === CHUNK_LINES || chunk.used + length > CHUNK_BYTES) {
-      if (chunk) seal(chunk);
-      chunk = openChunk(this._total + 1);
-      this._chunks.push(chunk);
+      if (chunk) this._seal(chunk);
+      chunk = this._open();
     }
-    reserve(chunk, length);
-    const target = chunk.bytes;
-    let at = chunk.used;
-    if (length < 64) {
-      // Short lines are most lines of a flood; a loop beats a native copy's call cost here.
-      for (let i = start; i < start + length; i++) target[at++] = bytes[i] as number;
-    } else {
-      target.set(bytes.subarray(start, start + length), at);
-      at += length;
-    }
-    chunk.used = at;
+    chunk.bytes.set(bytes.subarray(start, start + length), chunk.used);
+    chunk.used += length;
     chunk.ends[chunk.count++] = chunk.used;
     this._total++;
     this._keptBytes += length + INDEX_BYTES_PER_LINE;
     while (this._keptBytes > this.limitBytes) this._dropOldest();
+  }
+
+  /**
+   * Appends `count` lines, line i written by `write(i, out, at)` into `out` from `at`, returning
+   * the offset after it, at most `maxLength` bytes on: in place when the open chunk has room for
+   * that, else into `scratch` (of at least `maxLength` bytes) and copied. Rows of a flood cost no
+   * copy and no call per line beyond `write`.
+   */
+  appendRows(
+    count: number,
+    maxLength: number,
+    scratch: Buffer,
+    write: (i: number, out: Buffer, at: number) => number,
+  ): void {
+    let chunk = this._chunks[this._chunks.length - 1];
+    for (let i = 0; i < count; i++) {
+      if (
+        !chunk ||
+        chunk.count === CHUNK_LINES ||
+        chunk.used + maxLength > CHUNK_BYTES ||
+        maxLength + INDEX_BYTES_PER_LINE > this.limitBytes
+      ) {
+        this.append(scratch, 0, write(i, scratch, 0));
+        chunk = this._chunks[this._chunks.length - 1];
+        continue;
+      }
+      const at = chunk.used;
+      const end = write(i, chunk.bytes, at);
+      chunk.used = end;
+      chunk.ends[chunk.count++] = end;
+      this._total++;
+      this._keptBytes += end - at + INDEX_BYTES_PER_LINE;
+      // The newest line fits the bound, so its chunk, the open one, stays.
+      while (this._keptBytes > this.limitBytes) this._dropOldest();
+    }
   }
 
   /** Appends one line of text (encoded as UTF-8). */
@@ -145,44 +180,32 @@ export class Transcript {
     const from = i === 0 ? 0 : (chunk.ends[i - 1] as number);
     this._keptBytes -= (chunk.ends[i] as number) - from + INDEX_BYTES_PER_LINE;
     this._dropped++;
-    if (i + 1 === chunk.count) this._chunks.shift();
+    if (i + 1 === chunk.count) {
+      this._chunks.shift();
+      if (chunk.bytes.length === CHUNK_BYTES) this._spare = chunk.bytes;
+    }
   }
-}
 
-function openChunk(first: number): Chunk {
-  return {
-    first,
-    bytes: Buffer.allocUnsafeSlow(FIRST_CAPACITY),
-    ends: new Uint16Array(FIRST_CAPACITY / 4),
-    count: 0,
-    used: 0,
-  };
-}
+  /** A new open chunk after the last line, on the spare text buffer when there is one. */
+  private _open(): Chunk {
+    const bytes = this._spare ?? Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    this._spare = undefined;
+    this._openEnds ??= new Uint16Array(CHUNK_LINES);
+    const chunk = { first: this._total + 1, bytes, ends: this._openEnds, count: 0, used: 0 };
+    this._chunks.push(chunk);
+    return chunk;
+  }
 
-/** Grows the chunk's arrays, by doubling, to take one more line of `length` bytes. */
-function reserve(chunk: Chunk, length: number): void {
-  if (chunk.used + length > chunk.bytes.length) {
-    let size = chunk.bytes.length * 2;
-    while (size < chunk.used + length) size *= 2;
-    const bytes = Buffer.allocUnsafeSlow(Math.min(size, CHUNK_BYTES));
-    chunk.bytes.copy(bytes, 0, 0, chunk.used);
-    chunk.bytes = bytes;
+  /** Gives a full chunk offsets of its own, and its exact size when much room is left in it. */
+  private _seal(chunk: Chunk): void {
+    chunk.ends = chunk.ends.slice(0, chunk.count);
+    if (CHUNK_BYTES - chunk.used > MAX_SLACK) {
+      const bytes = Buffer.allocUnsafeSlow(chunk.used);
+      chunk.bytes.copy(bytes, 0, 0, chunk.used);
+      this._spare = chunk.bytes;
+      chunk.bytes = bytes;
+    }
   }
-  if (chunk.count === chunk.ends.length) {
-    const ends = new Uint16Array(Math.min(chunk.ends.length * 2, CHUNK_LINES));
-    ends.set(chunk.ends);
-    chunk.ends = ends;
-  }
-}
-
-/** Shrinks a full chunk's arrays to what it holds. */
-function seal(chunk: Chunk): void {
-  if (chunk.bytes.length > chunk.used) {
-    const bytes = Buffer.allocUnsafeSlow(chunk.used);
-    chunk.bytes.copy(bytes, 0, 0, chunk.used);
-    chunk.bytes = bytes;
-  }
-  if (chunk.ends.length > chunk.count) chunk.ends = chunk.ends.slice(0, chunk.count);
 }
 
 /** How much of `bytes[start, end)` fits in a chunk, cut at a character boundary. */

@@ -125,6 +125,18 @@ export interface LineMarker {
   dispose(): void;
 }
 
+/** The emulator's pair of buffers, internal: the same object for the terminal's life. */
+export interface BufferSet {
+  /** The normal buffer now: a reset (RIS) replaces it. */
+  readonly normal: unknown;
+}
+
+/** The terminal's buffer set, or undefined when the internals are not as expected. */
+export function bufferSet(term: Terminal): BufferSet | undefined {
+  const buffers = core(term)?._bufferService?.buffers;
+  return buffers && 'normal' in buffers ? (buffers as BufferSet) : undefined;
+}
+
 /**
  * The normal buffer as it is now (a reset replaces it, so callers compare identities), also while
  * the alternate buffer is active; undefined when the internals are not as expected.

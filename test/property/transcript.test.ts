@@ -7,7 +7,8 @@ import { CHUNK_LINES, INDEX_BYTES_PER_LINE, Transcript } from '../../src/screen/
  * The transcript against a model (every line ever appended, in an array): after any sequence of
  * appends under any bound, the kept lines are exactly the longest suffix whose cost (UTF-8 bytes
  * plus the index entry) fits the bound, the dropped ones are counted, and reading in pages of any
- * size gives the same lines, each once.
+ * size gives the same lines, each once. Lines appended one by one or written in place in batches
+ * (appendRows) are the same.
  */
 
 const ALL = Number.POSITIVE_INFINITY;
@@ -21,6 +22,13 @@ const line = fc.oneof(
 );
 const op = fc.oneof(
   { weight: 20, arbitrary: line.map((text) => ({ kind: 'line' as const, text })) },
+  // Rows written in place, as history rows are: each at most maxLength bytes.
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.array(line, { maxLength: 30 }), fc.integer({ min: 0, max: 20_000 }))
+      .map(([texts, extra]) => ({ kind: 'rows' as const, texts, extra })),
+  },
   // A burst of blank rows crosses a chunk's line limit.
   {
     weight: 1,
@@ -63,10 +71,21 @@ describe('Transcript (property)', () => {
           const t = new Transcript(limit);
           const model: string[] = [];
           for (const o of ops) {
-            const texts = o.kind === 'line' ? [o.text] : Array.from({ length: o.count }, () => '');
-            for (const text of texts) {
-              t.appendText(text);
-              model.push(text);
+            if (o.kind === 'rows') {
+              const bytes = o.texts.map((text) => Buffer.from(text, 'utf8'));
+              const maxLength = Math.max(0, ...bytes.map((b) => b.length)) + o.extra;
+              const scratch = Buffer.alloc(maxLength);
+              t.appendRows(bytes.length, maxLength, scratch, (i, out, at) => {
+                return at + (bytes[i] as Buffer).copy(out, at);
+              });
+              model.push(...o.texts);
+            } else {
+              const texts =
+                o.kind === 'line' ? [o.text] : Array.from({ length: o.count }, () => '');
+              for (const text of texts) {
+                t.appendText(text);
+                model.push(text);
+              }
             }
             const from = keptFrom(model, limit);
             assert.equal(t.total, model.length);

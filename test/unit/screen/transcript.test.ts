@@ -106,6 +106,26 @@ describe('Transcript', () => {
     assert.equal(line, 'é'.repeat(Math.floor(CHUNK_BYTES / 2)));
   });
 
+  it('writes rows in place across chunk ends, and through scratch where the room is short', () => {
+    const rows = Array.from(
+      { length: 3000 },
+      (_, i) => `${i}:${'r'.repeat(i % 7 === 0 ? 900 : 40)}`,
+    );
+    const t = new Transcript(1 << 20);
+    const scratch = Buffer.alloc(1000);
+    let calls = 0;
+    t.appendRows(rows.length, 1000, scratch, (i, out, at) => {
+      calls++;
+      return at + out.write(rows[i] as string, at);
+    });
+    assert.equal(calls, rows.length, 'each row written once');
+    assert.deepEqual(t.read(0, ALL, ALL).lines, rows);
+    assert.equal(
+      t.keptBytes,
+      rows.reduce((n, l) => n + cost(l), 0),
+    );
+  });
+
   it('takes bytes from a range of a larger buffer', () => {
     const t = new Transcript(1024);
     const bytes = Buffer.from('..hello..');
