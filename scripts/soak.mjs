@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run soak: the issue 7 stress tests, longer than `npm test` can afford. The load test runs
-// with SOAK_LOAD_SECONDS (default 300) of firehose per session instead of 10, then the torture
-// and hostile suites repeat SOAK_ROUNDS times (default 5). Run after `npm run build` and
+// with SOAK_LOAD_SECONDS (default 300) of firehose per session instead of 10; the transcript
+// tests fill 8 default transcripts (32 MiB) with 64 MiB of output each; then the torture and
+// hostile suites repeat SOAK_ROUNDS times (default 5). Run after `npm run build` and
 // `npm run build:test`. Exits non-zero on the first failing run.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,6 +31,10 @@ function run(label, files, env = {}) {
 
 run(`load, ${LOAD_SECONDS} s per session`, [`${E2E}/load.test.js`], {
   AGENT_TTY_LOAD_SECONDS: String(LOAD_SECONDS),
+});
+run('full transcripts, 8 sessions x 64 MiB', [`${E2E}/transcript.test.js`], {
+  AGENT_TTY_SOAK_TRANSCRIPT_MIB: '32',
+  AGENT_TTY_SOAK_OUTPUT_MIB: '64',
 });
 for (let round = 1; round <= ROUNDS; round++) run(`round ${round} of ${ROUNDS}`, REPEATED);
 console.log('soak: all passed');

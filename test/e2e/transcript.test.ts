@@ -7,10 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { linuxOnly, rssKiB } from '../helpers/processes.js';
 import { needsPython, python } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
-import { listLatencies, percentile, timed } from '../helpers/stress.js';
+import { listLatencies, memoryBoundMiB, percentile, timed } from '../helpers/stress.js';
 import type { Snapshot } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
 const PLAIN = { shell: '/bin/sh', login: false };
 
@@ -204,5 +206,57 @@ describe('the transcript bound', { timeout: 120_000 }, () => {
       new RegExp(`lines 1-${history.missedLines} dropped before they were read`),
     );
     await h.call('terminal_close', { sessionId: id });
+  });
+});
+
+describe('memory with full transcripts', { skip: linuxOnly, timeout: 180_000 }, () => {
+  const SESSIONS = 8;
+  /** scripts/soak.mjs raises these to the default transcript and 64 MiB per session. */
+  const TRANSCRIPT_MIB = Number(process.env.AGENT_TTY_SOAK_TRANSCRIPT_MIB ?? 8);
+  /** Output per session: twice the transcript, so each one fills and drops its oldest lines. */
+  const OUTPUT_MIB = Number(process.env.AGENT_TTY_SOAK_OUTPUT_MIB ?? 2 * TRANSCRIPT_MIB);
+  let h: Harness;
+  before(async () => {
+    h = await startServer({ args: ['--transcript-bytes', `${TRANSCRIPT_MIB}M`] });
+  });
+  after(() => h.close());
+
+  it(`keeps ${SESSIONS} sessions streaming yes under the documented bound`, async (t) => {
+    const line = 'compiling src/module/file_0123456789.ts ... ok';
+    const command = `yes '${line}' | head -c ${OUTPUT_MIB * 1024 * 1024}; echo; echo DONE; exec cat`;
+    const ids: string[] = [];
+    const samples: number[] = [rssKiB(h.pid) ?? 0];
+    const sampler = setInterval(() => samples.push(rssKiB(h.pid) ?? 0), 50);
+    const started = performance.now();
+    try {
+      for (let i = 0; i < SESSIONS; i++) {
+        ids.push((await h.start({ command, ...PLAIN, cols: 120, rows: 40, settleMs: 0 })).id);
+      }
+      const done = new Set<string>();
+      while (done.size < SESSIONS && performance.now() - started < 150_000) {
+        for (const id of ids) {
+          if (!done.has(id) && (await h.snapshot(id, { settleMs: 0 })).screen.includes('DONE')) {
+            done.add(id);
+          }
+        }
+        await sleep(100);
+      }
+      assert.equal(done.size, SESSIONS, 'every session printed everything');
+      samples.push(rssKiB(h.pid) ?? 0);
+    } finally {
+      clearInterval(sampler);
+    }
+    const peak = Math.max(...samples) / 1024;
+    const bound = memoryBoundMiB(SESSIONS, TRANSCRIPT_MIB);
+    t.diagnostic(
+      `${SESSIONS} x ${OUTPUT_MIB} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s: server RSS peak ${peak.toFixed(0)} MiB, bound ${bound.toFixed(0)} MiB`,
+    );
+    for (const id of ids) {
+      const history = (await h.snapshot(id, { historySince: 0 })).history;
+      assert.ok((history?.missedLines ?? 0) > 0, `${id}: the transcript is full`);
+      assert.equal(history?.lines.at(-1), line);
+      await h.call('terminal_close', { sessionId: id });
+    }
+    assert.ok(peak < bound, `peak RSS ${peak.toFixed(0)} MiB, bound ${bound.toFixed(0)} MiB`);
   });
 });

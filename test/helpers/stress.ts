@@ -6,6 +6,15 @@ import type { Harness } from './server.js';
 import type { Snapshot } from './tool-calls.js';
 import { sleep } from './wait.js';
 
+/**
+ * The server's documented memory bound (spec/tools.md, Bounds), in MiB: the server without
+ * transcripts (at most 170 MiB under 8 firehoses, Guarantee 12) plus, per session, its
+ * transcript's bound, 3 % of that in chunks' unused room, and 256 KiB of working chunks.
+ */
+export function memoryBoundMiB(sessions: number, transcriptMiB = 32): number {
+  return 170 + sessions * (transcriptMiB * 1.03 + 0.25);
+}
+
 /** Milliseconds `task` took, with its value. */
 export async function timed<T>(task: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const start = performance.now();
