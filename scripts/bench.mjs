@@ -307,6 +307,48 @@ async function normalLoads() {
   );
   await fresh.close();
 
+  // 6b. Memory with full transcripts: eight sessions that each printed more than the default
+  // transcript holds (32 MiB), in a fresh server, beside the documented bound.
+  const full = await connect();
+  const TRANSCRIPT_MIB = 32;
+  const started = performance.now();
+  const fullIds = [];
+  const line = `build step ${'='.repeat(180)} ok`;
+  for (let i = 0; i < 8; i++) {
+    const r = await full.call('terminal_start', {
+      command: `yes '${line}' | head -c ${40 * 1024 * 1024}; echo; echo DONE; exec cat`,
+      shell: '/bin/sh',
+      login: false,
+      cols: 200,
+      rows: 50,
+      settleMs: 0,
+    });
+    fullIds.push(r.structuredContent.sessionId);
+  }
+  let peakFull = full.rssMiB();
+  for (const id of fullIds) {
+    for (;;) {
+      peakFull = Math.max(peakFull, full.rssMiB());
+      const r = await full.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
+      if (r.structuredContent.snapshot.screen.includes('DONE')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const fullSeconds = (performance.now() - started) / 1000;
+  const filled = full.rssMiB();
+  for (const id of fullIds) await full.call('terminal_close', { sessionId: id });
+  const bound = 170 + 8 * (TRANSCRIPT_MIB * 1.03 + 0.25);
+  report(
+    'RSS, 8 full transcripts (8 x 40 MiB printed)',
+    fmt(Math.max(peakFull, filled), 0),
+    'MiB',
+    `${fmt(bound, 0)} MiB bound, ${fmt(8 * TRANSCRIPT_MIB, 0)} MiB held`,
+    fmt(Math.max(peakFull, filled) / bound, 2),
+    `< bound (${fmt(fullSeconds, 0)} s)`,
+    Math.max(peakFull, filled) < bound,
+  );
+  await full.close();
+
   // 7. Start-up: initialize and tools/list answered, from process start; beside a bare node and a
   // minimal server built on the same SDK (bundled the same way, listing no tools).
   const minimal = await buildMinimalServer();
