@@ -11,9 +11,14 @@ import { Worker } from 'node:worker_threads';
 import { LIMITS } from '../config.js';
 import { cancelledError, REPORT_IT, TerminalError } from '../errors.js';
 import type { CompiledQuery } from '../text-query.js';
-import { type SearchRequest, searchTexts, type TextHit } from './search-texts.js';
+import {
+  type EncodedLines,
+  type SearchRequest,
+  searchTexts,
+  type TextHit,
+} from './search-texts.js';
 
-export type { TextHit } from './search-texts.js';
+export type { EncodedLines, TextHit } from './search-texts.js';
 
 /** Concurrent searches beyond this wait in line (each is bounded by the budget). */
 const MAX_WORKERS = 4;
@@ -77,10 +82,13 @@ export class MatchPool {
     this._maxWorkers = options.maxWorkers ?? MAX_WORKERS;
   }
 
-  /** Every match of `query` in `texts` (see searchTexts); PATTERN_TIMEOUT past the budget. */
+  /**
+   * Every match of `query` in `texts`, strings or lines as UTF-8 bytes (see searchTexts);
+   * PATTERN_TIMEOUT past the budget.
+   */
   search(
     query: CompiledQuery,
-    texts: readonly string[],
+    texts: readonly string[] | EncodedLines,
     options: SearchOptions,
   ): Promise<TextHit[]> {
     const { signal } = options;
@@ -185,7 +193,7 @@ export class MatchPool {
         job,
         new TerminalError(
           'PATTERN_TIMEOUT',
-          `pattern /${job.request.source}/ ran longer than ${this._budgetMs} ms over ${job.request.texts.length} lines of text and was stopped; rewrite it without nested or overlapping quantifiers such as (a+)+ or (a|a)*, anchor it, or search literal text`,
+          `pattern /${job.request.source}/ ran longer than ${this._budgetMs} ms over ${lineCount(job.request.texts)} lines of text and was stopped; rewrite it without nested or overlapping quantifiers such as (a+)+ or (a|a)*, anchor it, or search literal text`,
           { pattern: job.request.source, budgetMs: this._budgetMs },
         ),
       );
@@ -236,6 +244,10 @@ export class MatchPool {
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);
   }
+}
+
+function lineCount(texts: readonly string[] | EncodedLines): number {
+  return Array.isArray(texts) ? texts.length : (texts as EncodedLines).ends.length;
 }
 
 /** A pattern that compiled but threw while matching (the engine's stack overflowed). */

@@ -4,10 +4,17 @@
  * searchTexts must stay self-contained: no imports, no references outside its own body.
  */
 
+/** Lines as UTF-8 bytes: line i is utf8[ends[i - 1] ?? 0, ends[i]) (a transcript's, copied). */
+export interface EncodedLines {
+  readonly utf8: Uint8Array;
+  readonly ends: Uint32Array;
+}
+
 export interface SearchRequest {
   readonly source: string;
   readonly flags: string;
-  readonly texts: readonly string[];
+  /** The texts, or lines as bytes, decoded in the worker so the main thread builds no strings. */
+  readonly texts: readonly string[] | EncodedLines;
   /** Stop after this many matches (1: the first match only). */
   readonly limit: number;
   /** Report empty matches too (a wait on `^` matches at once); a search for text skips them. */
@@ -25,8 +32,21 @@ export interface TextHit {
 export function searchTexts(request: SearchRequest): TextHit[] {
   const re = new RegExp(request.source, request.flags);
   const hits: TextHit[] = [];
-  for (let t = 0; t < request.texts.length && hits.length < request.limit; t++) {
-    const text = request.texts[t] as string;
+  const source = request.texts;
+  let texts: readonly string[];
+  if (Array.isArray(source)) {
+    texts = source;
+  } else {
+    const { utf8, ends } = source as EncodedLines;
+    const decoder = new TextDecoder();
+    const decoded: string[] = [];
+    for (let i = 0, from = 0; i < ends.length; from = ends[i++] as number) {
+      decoded.push(decoder.decode(utf8.subarray(from, ends[i])));
+    }
+    texts = decoded;
+  }
+  for (let t = 0; t < texts.length && hits.length < request.limit; t++) {
+    const text = texts[t] as string;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null && hits.length < request.limit; m = re.exec(text)) {
       if (m[0].length > 0 || request.withEmpty)

@@ -40,6 +40,7 @@ export class HistoryTap {
   private _base = 0;
   private _marker: LineMarker | undefined;
   private _scratch = Buffer.alloc(0);
+  private _disposed = false;
 
   /** `scrollback`: the emulator's scrollback lines (at least MIN_EMULATOR_SCROLLBACK). */
   constructor(
@@ -75,11 +76,12 @@ export class HistoryTap {
   /** Lines that have scrolled off the screen so far (rows shown again after a resize excluded). */
   get historyTotal(): number {
     this.sync();
-    return this._base + this._end();
+    return this._disposed ? this._transcript.total : this._base + this._end();
   }
 
   /** Copies the rows waiting in the emulator's scrollback into the transcript. */
   sync(): void {
+    if (this._disposed) return;
     this._rebindAfterReset();
     const end = this._end();
     if (this._captured >= end) return;
@@ -130,7 +132,9 @@ export class HistoryTap {
     this.sync();
   }
 
+  /** Stops copying (the emulator is going away); the numbering stays as it was. */
   dispose(): void {
+    this._disposed = true;
     for (const d of this._disposables) d.dispose();
     this._trim?.dispose();
     this._marker?.dispose();

@@ -20,7 +20,7 @@ import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-
 import { installProbeReplies } from './probe-replies.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
-import { Transcript } from './transcript.js';
+import { type EncodedSlice, Transcript } from './transcript.js';
 import {
   cellWidth,
   createTerminal,
@@ -249,6 +249,12 @@ export class Screen {
     return { since: slice.since, lines: slice.lines, total, missedLines: slice.missedLines };
   }
 
+  /** As historySince, the lines as one copy of their UTF-8 bytes (for a search elsewhere). */
+  historyBytes(since: number, maxLines: number, maxBytes: number, end: number): EncodedSlice {
+    const total = this._tap.historyTotal;
+    return this._transcript.readBytes(since, maxLines, maxBytes, Math.min(end, total));
+  }
+
   /** The transcript: bytes it holds and lines it dropped (for tests and measurements). */
   transcriptStats(): { keptBytes: number; allocatedBytes: number; dropped: number } {
     this._tap.sync();
@@ -273,6 +279,8 @@ export class Screen {
     this._disposed = true;
     for (const d of this._disposables) d.dispose();
     this._tap.dispose();
+    // The transcript's chunks go now, not when the last reference to the session does.
+    this._transcript.clear();
     this._modes.dispose();
     this._term.dispose();
     this._pendingBytes = 0;

@@ -35,6 +35,14 @@ export interface TranscriptSlice {
   readonly missedLines: number;
 }
 
+/** Lines read as bytes: line since + 1 + i is utf8[ends[i - 1] ?? 0, ends[i]). */
+export interface EncodedSlice {
+  readonly since: number;
+  readonly utf8: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly missedLines: number;
+}
+
 export class Transcript {
   private readonly _chunks: Chunk[] = [];
   /** The offsets of the open (last) chunk, reused for each: a sealed chunk gets an exact copy. */
@@ -134,6 +142,15 @@ export class Transcript {
     }
   }
 
+  /** Drops every line (the session is closed): the chunks are freed; the count stays. */
+  clear(): void {
+    this._chunks.length = 0;
+    this._openEnds = undefined;
+    this._spare = undefined;
+    this._dropped = this._total;
+    this._keptBytes = 0;
+  }
+
   /** Appends one line of text (encoded as UTF-8). */
   appendText(text: string): void {
     this.append(Buffer.from(text, 'utf8'));
@@ -158,6 +175,43 @@ export class Transcript {
     }
     const missedLines = Math.max(0, Math.min(this._dropped, last) - since);
     return { since: start, lines, missedLines };
+  }
+
+  /**
+   * As read, but the lines as one copy of their UTF-8 bytes and their end offsets in it, for a
+   * search that decodes them elsewhere: no string per line is built here.
+   */
+  readBytes(since: number, maxLines: number, maxBytes: number, end = this._total): EncodedSlice {
+    const last = Math.max(0, Math.min(end, this._total));
+    const start = Math.min(Math.max(since, this._dropped), last);
+    let n = start;
+    let bytes = 0;
+    // First the extent, then one copy per chunk it spans.
+    extent: while (n < last && n - start < maxLines) {
+      const [chunk, first] = this._locate(n + 1);
+      for (let i = first; i < chunk.count && n < last && n - start < maxLines; i++) {
+        const size = (chunk.ends[i] as number) - (i === 0 ? 0 : (chunk.ends[i - 1] as number));
+        if (n > start && bytes + size > maxBytes) break extent;
+        bytes += size;
+        n++;
+      }
+    }
+    const utf8 = new Uint8Array(bytes);
+    const ends = new Uint32Array(n - start);
+    let at = 0;
+    for (let line = start + 1; line <= n; ) {
+      const [chunk, i] = this._locate(line);
+      const count = Math.min(chunk.count - i, n - line + 1);
+      const from = i === 0 ? 0 : (chunk.ends[i - 1] as number);
+      const to = chunk.ends[i + count - 1] as number;
+      utf8.set(chunk.bytes.subarray(from, to), at);
+      for (let k = 0; k < count; k++)
+        ends[line - start - 1 + k] = at + (chunk.ends[i + k] as number) - from;
+      at += to - from;
+      line += count;
+    }
+    const missedLines = Math.max(0, Math.min(this._dropped, last) - since);
+    return { since: start, utf8, ends, missedLines };
   }
 
   /** The chunk holding kept line `n` and its index there. */

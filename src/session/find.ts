@@ -8,7 +8,8 @@
  */
 import { sharedMatchPool } from '../match/match-pool.js';
 import { type Match, placeLineMatches, placeMatches } from '../screen/find.js';
-import type { HistorySlice, RowText } from '../screen/lines.js';
+import type { RowText } from '../screen/lines.js';
+import type { EncodedSlice } from '../screen/transcript.js';
 import type { CompiledQuery } from '../text-query.js';
 
 export interface FindOptions {
@@ -42,13 +43,16 @@ export interface FoundMatch {
   readonly text: string;
 }
 
-/** Reads history lines after `since` up to `end`: at most `maxLines`, and `maxBytes` past the first. */
+/**
+ * Reads history lines after `since` up to `end`, at most `maxLines` and `maxBytes` past the
+ * first, as UTF-8 bytes: the worker decodes them, so the main thread builds no strings.
+ */
 export type HistoryReader = (
   since: number,
   maxLines: number,
   maxBytes: number,
   end: number,
-) => HistorySlice;
+) => EncodedSlice;
 
 export interface TerminalFindOptions extends FindOptions {
   /** Search the history lines after this line first (undefined: the screen only). */
@@ -59,8 +63,8 @@ export interface TerminalFindOptions extends FindOptions {
 }
 
 /** History lines searched in one evaluation, at most: this many, and this much text. */
-export const FIND_BATCH_LINES = 20_000;
-export const FIND_BATCH_BYTES = 1024 * 1024;
+export const FIND_BATCH_LINES = 10_000;
+export const FIND_BATCH_BYTES = 512 * 1024;
 
 /**
  * The matches of `query` in history after `historyAfter` (oldest first), then on the screen, at
@@ -78,14 +82,27 @@ export async function findInTerminal(
   let since = options.historyAfter;
   while (since !== undefined && since < historyTotal && wanted() > 0) {
     const slice = options.readHistory(since, FIND_BATCH_LINES, FIND_BATCH_BYTES, historyTotal);
-    if (slice.lines.length === 0) break;
-    const hits = await sharedMatchPool().search(query, slice.lines, { limit: wanted(), signal });
-    found.push(...placeLineMatches(slice.lines, hits, slice.since + 1));
-    since = slice.since + slice.lines.length;
+    if (slice.ends.length === 0) break;
+    const hits = await sharedMatchPool().search(query, slice, { limit: wanted(), signal });
+    // Only the lines that matched become strings here, to place the matches by cell column.
+    const texts: string[] = [];
+    for (const hit of hits) texts[hit.textIndex] ??= lineText(slice, hit.textIndex);
+    found.push(...placeLineMatches(texts, hits, slice.since + 1));
+    since = slice.since + slice.ends.length;
   }
   if (wanted() > 0) {
     const onScreen = await findInRows(rows, query, { limit: wanted(), signal });
     found.push(...onScreen.map((m) => ({ line: historyTotal + m.row, ...m })));
   }
   return { matches: found.slice(0, limit), truncated: found.length > limit };
+}
+
+/** Line i of an encoded slice, as text. */
+function lineText(slice: EncodedSlice, i: number): string {
+  const from = i === 0 ? 0 : (slice.ends[i - 1] as number);
+  return Buffer.from(
+    slice.utf8.buffer,
+    slice.utf8.byteOffset + from,
+    (slice.ends[i] as number) - from,
+  ).toString('utf8');
 }

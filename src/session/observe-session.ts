@@ -78,7 +78,7 @@ export async function readSession(
         historyAfter: find?.history,
         historyTotal: snapshot.historyTotal,
         readHistory: (since, maxLines, maxBytes, end) =>
-          session.historySince(since, maxLines, maxBytes, end),
+          session.historyBytes(since, maxLines, maxBytes, end),
       });
       snapshot.matches = matches;
       if (truncated) snapshot.matchesTruncated = true;

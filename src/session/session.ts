@@ -16,6 +16,7 @@ import type { HistorySlice, RowText } from '../screen/lines.js';
 import { Screen } from '../screen/screen.js';
 import { type SettleResult, type SettleSource, waitForSettle } from '../screen/settle.js';
 import type { TerminalModes } from '../screen/terminal-modes.js';
+import type { EncodedSlice } from '../screen/transcript.js';
 import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';
 import type { ObserveOptions } from './observation.js';
@@ -229,6 +230,11 @@ export class Session implements SettleSource {
     end?: number,
   ): HistorySlice {
     return this._screen.historySince(since, maxLines, maxBytes, end);
+  }
+
+  /** As historySince, the lines as one copy of their UTF-8 bytes, for a search in a worker. */
+  historyBytes(since: number, maxLines: number, maxBytes: number, end: number): EncodedSlice {
+    return this._screen.historyBytes(since, maxLines, maxBytes, end);
   }
 
   /** What the transcript holds (for measurements and tests). */

@@ -107,6 +107,13 @@ describe('Transcript (property)', () => {
             const page = t.read(since, ALL, ALL);
             assert.deepEqual(page.lines, model.slice(Math.max(since, from)));
             assert.equal(page.missedLines, Math.max(0, from - since));
+            // The same page as bytes, for a search in a worker.
+            const bytes = t.readBytes(since, maxLines, maxBytes);
+            const decoded = Array.from(bytes.ends, (end, i) =>
+              Buffer.from(bytes.utf8.subarray(i === 0 ? 0 : bytes.ends[i - 1], end)).toString(),
+            );
+            assert.deepEqual(decoded, t.read(since, maxLines, maxBytes).lines);
+            assert.equal(bytes.since, page.since);
           }
         },
       ),

@@ -55,4 +55,35 @@ describe('searchTexts', () => {
     };
     assert.deepEqual(copy(request), searchTexts(request));
   });
+
+  it('decodes lines given as UTF-8 bytes and their end offsets, and finds the same', () => {
+    const lines = ['foo é', '', 'zoo 中 oo'];
+    const utf8 = Buffer.from(lines.join(''));
+    const ends = new Uint32Array(
+      lines.map((_, i) => Buffer.byteLength(lines.slice(0, i + 1).join(''))),
+    );
+    const hits = searchTexts({
+      ...compileQuery({ pattern: 'o+ ?' }),
+      texts: { utf8, ends },
+      limit: 100,
+      withEmpty: false,
+    });
+    assert.deepEqual(
+      hits,
+      searchTexts({
+        ...compileQuery({ pattern: 'o+ ?' }),
+        texts: lines,
+        limit: 100,
+        withEmpty: false,
+      }),
+    );
+    assert.deepEqual(
+      hits.map((h) => [h.textIndex, h.index, h.text]),
+      [
+        [0, 1, 'oo '],
+        [2, 1, 'oo '],
+        [2, 6, 'oo'],
+      ],
+    );
+  });
 });

@@ -126,6 +126,40 @@ describe('Transcript', () => {
     );
   });
 
+  it('reads lines as one copy of their bytes, across chunks, paged like read', () => {
+    const long = 'é'.repeat(700);
+    const lines = Array.from({ length: 400 }, (_, i) => `${i} ${long}`);
+    const t = transcriptOf(1 << 22, lines);
+    const decode = (s: { utf8: Uint8Array; ends: Uint32Array }) =>
+      Array.from(s.ends, (end, i) =>
+        Buffer.from(s.utf8.subarray(i === 0 ? 0 : s.ends[i - 1], end)).toString('utf8'),
+      );
+    const all = t.readBytes(0, ALL, ALL);
+    assert.deepEqual(decode(all), lines);
+    assert.equal(all.since, 0);
+    for (const [since, maxLines, maxBytes] of [
+      [10, 50, ALL],
+      [95, ALL, 10_000],
+      [399, ALL, 1],
+    ] as const) {
+      const bytes = t.readBytes(since, maxLines, maxBytes);
+      assert.deepEqual(decode(bytes), t.read(since, maxLines, maxBytes).lines);
+      assert.equal(bytes.since, since);
+    }
+    const bounded = transcriptOf(cost('bb') * 2, ['aa', 'bb', 'cc']);
+    const page = bounded.readBytes(0, ALL, ALL);
+    assert.deepEqual([page.since, page.missedLines, decode(page)], [1, 1, ['bb', 'cc']]);
+  });
+
+  it('frees every chunk on clear, keeping the count', () => {
+    const t = transcriptOf(1 << 20, ['a', 'b', 'c']);
+    t.clear();
+    assert.equal(t.allocatedBytes, 0);
+    assert.deepEqual(t.read(0, ALL, ALL), { since: 3, lines: [], missedLines: 3 });
+    t.appendText('d');
+    assert.deepEqual(t.read(3, ALL, ALL).lines, ['d']);
+  });
+
   it('takes bytes from a range of a larger buffer', () => {
     const t = new Transcript(1024);
     const bytes = Buffer.from('..hello..');
