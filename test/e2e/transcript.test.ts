@@ -131,6 +131,22 @@ describe('the transcript behind history', { skip: needsPython, timeout: 240_000 
     await h.call('terminal_close', { sessionId: id });
   });
 
+  it('finds a wait pattern in a burst that scrolled far past before the wait looked', async () => {
+    const { id } = await h.start({
+      command: 'sleep 1; seq 1 100000; exec cat',
+      ...PLAIN,
+      cols: 40,
+      rows: 10,
+      settleMs: 0,
+    });
+    const reply = await h.input(id, [{ type: 'wait', pattern: '^50000$', timeoutMs: 10_000 }]);
+    assert.equal(reply.isError, false, reply.text.slice(0, 300));
+    const [wait] = (reply.data as { waits?: { reason: string; match?: object }[] }).waits ?? [];
+    assert.deepEqual(wait?.reason, 'matched');
+    assert.deepEqual(wait?.match, { text: '50000' }, 'in history: no row');
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it("returns a one-shot run's tail, and where its history goes on", async () => {
     const reply = await h.call('terminal_start', {
       command: 'seq 1 5000',
