@@ -63,7 +63,8 @@ function terminalHint(): string {
 
 function helpText(): string {
   const flags = OPTIONS.map(
-    (o) => `  ${`${o.flag} <value>`.padEnd(24)}${o.help}\n${' '.repeat(26)}env ${o.env}`,
+    (o) =>
+      `  ${(o.flagValue === undefined ? `${o.flag} <value>` : o.flag).padEnd(24)}${o.help}\n${' '.repeat(26)}env ${o.env}`,
   );
   return [
     `${PACKAGE.name} ${PACKAGE.version}: an MCP server that gives AI agents a real interactive terminal.`,

@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
+import type { CommandMark } from '../screen/command-marks.js';
 import type { HistorySlice, RowText } from '../screen/lines.js';
 import { Screen } from '../screen/screen.js';
 import { type SettleResult, type SettleSource, waitForSettle } from '../screen/settle.js';
@@ -21,6 +22,7 @@ import type { LaunchPlan } from './launch.js';
 import type { ObserveOptions } from './observation.js';
 import { Recorder } from './recorder.js';
 import { createSessionHistory, type SessionHistory } from './shell-history.js';
+import { createShellIntegration, type ShellIntegration } from './shell-integration.js';
 
 export type SessionStatus = Snapshot['status'];
 
@@ -38,6 +40,8 @@ export interface SessionDeps {
   readonly logger: Logger;
   /** false turns the input-wait signal off (settlement then uses the quiet interval only). */
   readonly inputWaitProbe?: boolean;
+  /** false: interactive bash, zsh and fish start as they are, without command marks. */
+  readonly commandMarks?: boolean;
 }
 
 export interface SessionSpec {
@@ -63,6 +67,9 @@ export class Session implements SettleSource {
   private readonly _probe: InputWaitProbe | undefined;
   private readonly _recorder: Recorder | undefined;
   private readonly _history: SessionHistory | undefined;
+  private readonly _integration: ShellIntegration | undefined;
+  /** commandMarkSeq when input was last sent. */
+  private _inputMarkSeq = 0;
   private readonly _recordingError: string | undefined;
   private _status: SessionStatus = 'running';
   private _exit: PtyExit | undefined;
@@ -79,6 +86,9 @@ export class Session implements SettleSource {
     this.command = spec.plan.command;
     this.cwd = spec.plan.cwd;
     let pty: PtyHandle | undefined;
+    this._integration =
+      _deps.commandMarks === false ? undefined : openIntegration(spec, _deps.logger);
+    const launch = this._integration?.launch ?? spec.plan;
     this._screen = new Screen({
       cols: spec.cols,
       rows: spec.rows,
@@ -89,15 +99,16 @@ export class Session implements SettleSource {
         if (pty?.reply(data)) this._probe?.markInput();
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
+      commandMarkNonce: this._integration?.nonce,
     });
     this._history = spec.plan.sessionHistory ? openHistory(spec.id, _deps.logger) : undefined;
     try {
       pty = _deps.spawn(
         {
-          file: spec.plan.file,
-          args: spec.plan.args,
+          file: launch.file,
+          args: [...launch.args],
           cwd: spec.plan.cwd,
-          env: this._history ? { ...spec.plan.env, HISTFILE: this._history.file } : spec.plan.env,
+          env: this._history ? { ...launch.env, HISTFILE: this._history.file } : { ...launch.env },
           cols: spec.cols,
           rows: spec.rows,
         },
@@ -112,6 +123,7 @@ export class Session implements SettleSource {
     } catch (err) {
       this._screen.dispose();
       this._history?.remove();
+      this._integration?.remove();
       throw err;
     }
     this._pty = pty;
@@ -213,6 +225,31 @@ export class Session implements SettleSource {
   /** Lines that ever scrolled into the normal buffer's history. */
   get historyTotal(): number {
     return this._screen.historyTotal;
+  }
+
+  /** Whether the session's shell was started with command marks (shell-integration.ts). */
+  get hasCommandMarks(): boolean {
+    return this._integration !== undefined;
+  }
+
+  /** The shell's command marks so far, oldest first (screen/command-marks.ts). */
+  get commandMarks(): readonly CommandMark[] {
+    return this._screen.commandMarks;
+  }
+
+  /** Seq of the last command mark parsed (0 before the first). */
+  get commandMarkSeq(): number {
+    return this._screen.commandMarkSeq;
+  }
+
+  /** commandMarkSeq when input was last sent: marks after it came after that input. */
+  get inputMarkSeq(): number {
+    return this._inputMarkSeq;
+  }
+
+  /** The cursor's line in the one line numbering, and its column. */
+  cursorLine(): { line: number; column: number } {
+    return this._screen.cursorLine();
   }
 
   historySince(since: number, maxLines: number): HistorySlice {
@@ -319,6 +356,7 @@ export class Session implements SettleSource {
   send(data: Uint8Array): void {
     this.assertRunning();
     this._probe?.markInput();
+    this._inputMarkSeq = this._screen.commandMarkSeq;
     this._pty.write(data);
     this._recorder?.input(data);
   }
@@ -379,6 +417,7 @@ export class Session implements SettleSource {
       this._recorder?.close();
       // After the processes are gone: a shell writes its history as it exits.
       this._history?.remove();
+      this._integration?.remove();
     }
   }
 
@@ -399,6 +438,18 @@ function openHistory(sessionId: string, logger: Logger): SessionHistory | undefi
   } catch (err) {
     logger.warn(
       `session ${sessionId}: no private shell history (${(err as Error).message}); its shells use their default history file`,
+    );
+    return undefined;
+  }
+}
+
+/** The shell's startup files with command marks; without them the shell starts as it is. */
+function openIntegration(spec: SessionSpec, logger: Logger): ShellIntegration | undefined {
+  try {
+    return createShellIntegration(spec.id, spec.plan);
+  } catch (err) {
+    logger.warn(
+      `session ${spec.id}: no command marks (${(err as Error).message}); its shell starts without them`,
     );
     return undefined;
   }

@@ -60,6 +60,25 @@ describe('loadConfig', () => {
       { recordDir: resolve(process.cwd(), 'recs') },
     ],
     ['an empty --record-dir stays off', ['--record-dir='], {}, { recordDir: '' }],
+    [
+      '--no-command-marks takes no value',
+      ['--no-command-marks', '--cols', '90'],
+      {},
+      { commandMarks: false, defaultCols: 90 },
+    ],
+    [
+      'AGENT_TTY_COMMAND_MARKS=0 turns them off',
+      [],
+      { AGENT_TTY_COMMAND_MARKS: '0' },
+      { commandMarks: false },
+    ],
+    ['AGENT_TTY_COMMAND_MARKS=1 keeps them', [], { AGENT_TTY_COMMAND_MARKS: '1' }, {}],
+    [
+      '--no-command-marks overrides env',
+      ['--no-command-marks'],
+      { AGENT_TTY_COMMAND_MARKS: '1' },
+      { commandMarks: false },
+    ],
   ];
   for (const [name, argv, env, changes] of accepted) {
     it(name, () => {
@@ -84,6 +103,18 @@ describe('loadConfig', () => {
     ['below the minimum', ['--max-sessions', '0'], {}, /from 1 to 64, got "0"/],
     ['above the maximum', ['--max-sessions', '65'], {}, /from 1 to 64, got "65"/],
     ['a bad log level', ['--log-level', 'loud'], {}, /--log-level: expected one of debug, info/],
+    [
+      'a value given to --no-command-marks',
+      ['--no-command-marks=1'],
+      {},
+      /--no-command-marks takes no value; to set it from a value use AGENT_TTY_COMMAND_MARKS/,
+    ],
+    [
+      'a bad AGENT_TTY_COMMAND_MARKS',
+      [],
+      { AGENT_TTY_COMMAND_MARKS: 'yes' },
+      /^AGENT_TTY_COMMAND_MARKS: expected 1 \(on\) or 0 \(off\), got "yes"/,
+    ],
     [
       'a bad env value names the variable',
       [],
