@@ -14,9 +14,19 @@ export const progressSchemas = lazy(() => {
     match: z
       .strictObject({ text: z.string(), row: z.int().optional(), column: z.int().optional() })
       .optional(),
+    command: z
+      .strictObject({
+        exitCode: z.int().optional(),
+        fromLine: z.int().optional(),
+        toLine: z.int().optional(),
+      })
+      .optional(),
   });
   return { WaitReportSchema };
 });
 
-/** How a wait that waited for a condition ended (quiet, input, exited, timeout; matched, gone). */
+/**
+ * How a wait that waited for a condition ended (quiet, input, exited, timeout; matched, gone;
+ * finished), with what matched or the command that finished.
+ */
 export type WaitReport = z.output<ReturnType<typeof progressSchemas>['WaitReportSchema']>;

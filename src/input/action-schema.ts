@@ -129,6 +129,10 @@ export const actionSchemas = lazy(() => {
       { wait: 'optional' },
       z.literal(true).optional().describe('wait: until the program exits.'),
     ),
+    command: field(
+      { wait: 'optional' },
+      z.literal(true).optional().describe('wait: until the shell command ends.'),
+    ),
     timeoutMs: field(
       { wait: 'optional' },
       z
@@ -136,7 +140,7 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(LIMITS.maxWaitMs)
         .optional()
-        .describe('wait, pattern/exit: then WAIT_TIMEOUT (default 30000).'),
+        .describe('wait: then WAIT_TIMEOUT (default 30000).'),
     ),
     settleMs: field(
       settle,

@@ -10,6 +10,7 @@
 import { cancelledError, TerminalError } from '../errors.js';
 import type { ExpectCondition } from '../input/actions.js';
 import { sharedMatchPool } from '../match/match-pool.js';
+import { commandState, findFinishedCommand } from '../screen/command-marks.js';
 import { type Match, placeMatches } from '../screen/find.js';
 import { SAMPLE_MS } from '../screen/settle.js';
 import type { Session } from './session.js';
@@ -18,10 +19,19 @@ import type { Session } from './session.js';
 export type WaitCondition = ExpectCondition;
 
 export interface WaitOutcome {
-  readonly reason: 'matched' | 'gone' | 'exited' | 'timeout';
+  readonly reason: 'matched' | 'gone' | 'exited' | 'finished' | 'timeout';
   readonly elapsedMs: number;
   /** What matched; row and column (1-based cells) when it is on the screen. */
   readonly match?: { readonly text: string; readonly row?: number; readonly column?: number };
+  /** A command wait: the command's exit code and the lines of its output (none: no output). */
+  readonly command?: CommandReport;
+}
+
+/** What a command wait reports about the command. */
+export interface CommandReport {
+  readonly exitCode?: number;
+  readonly fromLine?: number;
+  readonly toLine?: number;
 }
 
 /** A check: the outcome once the condition holds, undefined while it does not. */
@@ -42,30 +52,98 @@ const PROGRESS_MS = 1000;
 
 export function describeCondition(condition: WaitCondition): string {
   if (condition.kind === 'exit') return 'the program to exit';
+  if (condition.kind === 'command') return "the shell's command to finish";
   return `/${condition.source}/ to ${condition.gone ? 'leave the screen' : 'appear'}`;
 }
 
 /** Waits for a wait action's condition. */
-export function waitForCondition(
+export async function waitForCondition(
   session: Session,
   condition: WaitCondition,
   options: Omit<WaitOptions, 'what'>,
 ): Promise<WaitOutcome> {
+  const what = describeCondition(condition);
+  if (condition.kind === 'command') {
+    // The command is placed among the marks that have arrived so far.
+    await session.whenParsed();
+    const after = commandAnchor(session);
+    return waitUntil(session, async () => commandOutcome(session, after), { ...options, what });
+  }
   const since = session.historyTotal;
   return waitUntil(session, (signal) => evaluate(session, condition, since, signal), {
     ...options,
-    what: describeCondition(condition),
+    what,
   });
 }
 
-/** WAIT_TIMEOUT, built only here: a wait action whose condition did not come in time. */
-export function waitTimeoutError(condition: WaitCondition, timeoutMs: number): TerminalError {
+/**
+ * WAIT_TIMEOUT, built only here: a wait action whose condition did not come in time.
+ * `marksSeen`: for a command wait, whether the shell has printed any command mark.
+ */
+export function waitTimeoutError(
+  condition: WaitCondition,
+  timeoutMs: number,
+  marksSeen = true,
+): TerminalError {
+  const waited = `waited ${timeoutMs} ms for ${describeCondition(condition)}`;
+  if (condition.kind === 'command' && !marksSeen) {
+    return new TerminalError(
+      'WAIT_TIMEOUT',
+      `${waited}, and this shell has printed no command marks (its startup files may have replaced the hooks, or bash is older than 4.4); read the attached screen, then wait for the prompt with a pattern instead`,
+      { timeoutMs },
+    );
+  }
+  const cause =
+    condition.kind === 'command'
+      ? 'the command may still be running, or be asking something'
+      : 'the program may be asking something else';
   const change = condition.kind === 'pattern' ? ' or change the pattern' : '';
   return new TerminalError(
     'WAIT_TIMEOUT',
-    `waited ${timeoutMs} ms for ${describeCondition(condition)}; read the attached screen (the program may be asking something else), then wait longer with a larger timeoutMs${change}`,
+    `${waited}; read the attached screen (${cause}), then wait longer with a larger timeoutMs${change}`,
     { timeoutMs },
   );
+}
+
+/**
+ * Where a command wait looks for its command: the first to finish after the mark this returns.
+ * That is the command running now, else the next one to start (the one the batch typed); but
+ * when none runs and no input has been sent since the last one finished, that one, at once.
+ */
+function commandAnchor(session: Session): number {
+  const { running, last } = commandState(session.commandMarks);
+  if (!running && last && last.endSeq > session.inputMarkSeq) return last.endSeq - 1;
+  return session.commandMarkSeq;
+}
+
+/**
+ * A command wait's outcome: `finished` once its D mark came, `exited` when the shell ended
+ * first (its output then runs to the cursor); undefined meanwhile. A plain check, so other
+ * conditions can be put beside it.
+ */
+export function commandOutcome(
+  session: Pick<Session, 'commandMarks' | 'status' | 'cursorLine'>,
+  afterSeq: number,
+): Omit<WaitOutcome, 'elapsedMs'> | undefined {
+  const done = findFinishedCommand(session.commandMarks, afterSeq);
+  if (done) {
+    return {
+      reason: 'finished',
+      command: {
+        ...(done.exitCode !== undefined ? { exitCode: done.exitCode } : {}),
+        ...(done.output ?? {}),
+      },
+    };
+  }
+  if (session.status !== 'exited') return undefined;
+  const { runningFrom } = commandState(session.commandMarks);
+  if (runningFrom === undefined) return { reason: 'exited' };
+  const cursor = session.cursorLine();
+  const toLine = cursor.column > 1 ? cursor.line : cursor.line - 1;
+  return {
+    reason: 'exited',
+    command: toLine >= runningFrom ? { fromLine: runningFrom, toLine } : {},
+  };
 }
 
 /**
@@ -160,7 +238,7 @@ async function evaluate(
   since: number,
   signal: AbortSignal,
 ): Promise<Omit<WaitOutcome, 'elapsedMs'> | undefined> {
-  if (condition.kind === 'exit')
+  if (condition.kind === 'exit' || condition.kind === 'command')
     return session.status === 'exited' ? { reason: 'exited' } : undefined;
   const rows = session.rowTexts();
   const screen = rows.map((r) => r.text);
