@@ -89,7 +89,7 @@ export function waitTimeoutError(
   if (condition.kind === 'command' && !marksSeen) {
     return new TerminalError(
       'WAIT_TIMEOUT',
-      `${waited}, and this shell has printed no command marks (its startup files may have replaced the hooks, or bash is older than 4.4); read the attached screen, then wait for the prompt with a pattern instead`,
+      `${waited}, and this shell has printed no command marks (its startup files may have replaced the hooks, or bash is older than 4.4), so a larger timeoutMs will not help; read the attached screen, then wait for the prompt with a pattern instead`,
       { timeoutMs },
     );
   }

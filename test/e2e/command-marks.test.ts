@@ -8,6 +8,7 @@
  * startup files set a custom prompt, so the real home is never read.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -78,7 +79,22 @@ function envFor(home: string): Record<string, string> {
   };
 }
 
-const skipUnless = (shell: string) => (which(shell) ? false : `${shell} is not installed`);
+/** bash prints marks from 4.4 on (PS0); macOS ships 3.2. */
+function bashTooOld(): string | false {
+  const version = execFileSync('bash', ['-c', 'echo $BASH_VERSION'], {
+    encoding: 'utf8',
+  });
+  const [major = 0, minor = 0] = version.trim().split('.').map(Number);
+  return major > 4 || (major === 4 && minor >= 4)
+    ? false
+    : `bash ${major}.${minor} is older than 4.4`;
+}
+
+const skipUnless = (shell: string) => {
+  if (!which(shell)) return `${shell} is not installed`;
+  return shell === 'bash' ? bashTooOld() : false;
+};
+const needsBash = skipUnless('bash');
 
 /** The waits of a terminal_input reply. */
 const waitsOf = (reply: ToolReply) => (reply.data as { waits?: WaitReport[] }).waits ?? [];
@@ -163,7 +179,9 @@ describe('command marks', () => {
     });
   }
 
-  it('a wait alone reports the command an earlier call typed, finished or not', async () => {
+  it('a wait alone reports the command an earlier call typed, finished or not', {
+    skip: needsBash,
+  }, async () => {
     const id = await startShell(CASES[0] as ShellCase);
     await h.input(id, [
       { type: 'text', text: 'sh -c "exit 5"' },
@@ -187,7 +205,9 @@ describe('command marks', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('a long command: the wait spans it, with progress notifications', async () => {
+  it('a long command: the wait spans it, with progress notifications', {
+    skip: needsBash,
+  }, async () => {
     const id = await startShell(CASES[0] as ShellCase);
     const progress: number[] = [];
     const result = await h.client.callTool(
@@ -204,7 +224,9 @@ describe('command marks', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('a command that asks midway has not finished until it is answered', async () => {
+  it('a command that asks midway has not finished until it is answered', {
+    skip: needsBash,
+  }, async () => {
     const id = await startShell(CASES[0] as ShellCase);
     const asked = await h.input(id, run('read -p "name? " n; echo "hi $n"', { timeoutMs: 1000 }));
     assertToolError(asked, 'WAIT_TIMEOUT');
@@ -224,7 +246,9 @@ describe('command marks', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it("a nested shell's marks are not taken for the outer shell's", async () => {
+  it("a nested shell's marks are not taken for the outer shell's", {
+    skip: needsBash,
+  }, async () => {
     const id = await startShell(CASES[0] as ShellCase);
     // The inner bash prints OSC 133 marks of its own: without an aid, and with another one.
     const own = String.raw`printf "\033]133;D;0\007\033]133;A\007\033]133;D;0;aid=0123456789ab\007"`;
@@ -245,7 +269,9 @@ describe('command marks', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('the shell exiting ends the wait: exit 3, and set -e with a failing command', async () => {
+  it('the shell exiting ends the wait: exit 3, and set -e with a failing command', {
+    skip: needsBash,
+  }, async () => {
     for (const [line, code] of [
       ['exit 3', 3],
       ['set -e; false', 1],
@@ -262,7 +288,9 @@ describe('command marks', () => {
     }
   });
 
-  it('set -e in the shell: a non-zero status that does not fail a command leaves it running', async () => {
+  it('set -e in the shell: a non-zero status that does not fail a command leaves it running', {
+    skip: needsBash,
+  }, async () => {
     const id = await startShell(CASES[0] as ShellCase);
     await h.input(id, run('set -e'));
     const reply = await h.input(id, run('! true'));
@@ -291,7 +319,9 @@ describe('command marks', () => {
     assert.equal(existsSync(dirname(rc)), false);
   });
 
-  it('a shell whose startup replaces itself prints no marks: the timeout says so', async () => {
+  it('a shell whose startup replaces itself prints no marks: the timeout says so', {
+    skip: needsBash,
+  }, async () => {
     const home = freshHome({ '.bashrc': "export PS1='plain$ '; exec bash --norc --noprofile\n" });
     const { id } = await h.start({
       shell: 'bash',
