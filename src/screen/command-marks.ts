@@ -35,7 +35,10 @@ export interface FinishedCommand {
   readonly endSeq: number;
 }
 
-/** Marks kept per session: the last 400, at least the last 100 commands of four marks. */
+/**
+ * Marks kept per session: at least the last 400 (100 commands of up to four marks), at most twice
+ * that (older ones are dropped in blocks).
+ */
 export const MAX_MARKS = 400;
 
 const KINDS: readonly string[] = ['A', 'B', 'C', 'D'];
@@ -58,7 +61,7 @@ export function parseCommandMark(data: string, nonce: string): ParsedMark | unde
     : { kind: 'D' };
 }
 
-/** The marks of one session, oldest first, at most MAX_MARKS. */
+/** The marks of one session, oldest first: at least the last MAX_MARKS, at most twice that. */
 export class CommandMarkLog {
   private _marks: CommandMark[] = [];
   private _seq = 0;
@@ -78,7 +81,7 @@ export class CommandMarkLog {
   add(mark: ParsedMark, line: number, column: number): void {
     this._marks.push({ ...mark, seq: ++this._seq, line, column });
     // Dropped in blocks, so a flood of marks costs amortized constant time per mark.
-    if (this._marks.length > this._max) this._marks = this._marks.slice(-Math.ceil(this._max / 2));
+    if (this._marks.length > 2 * this._max) this._marks = this._marks.slice(-this._max);
   }
 }
 

@@ -53,13 +53,16 @@ describe('parseCommandMark', () => {
 });
 
 describe('CommandMarkLog', () => {
-  it('numbers marks from 1 and keeps at most MAX_MARKS, the newest', () => {
+  it('numbers marks from 1 and keeps the newest: at least MAX_MARKS, at most twice that', () => {
     const log = new CommandMarkLog();
     assert.equal(log.seq, 0);
-    for (let i = 0; i < MAX_MARKS * 3 + 7; i++) log.add({ kind: 'A' }, i + 1, 1);
-    assert.equal(log.seq, MAX_MARKS * 3 + 7);
-    assert.ok(log.marks.length <= MAX_MARKS, `${log.marks.length} marks kept`);
-    assert.ok(log.marks.length >= MAX_MARKS / 2);
+    for (let i = 0; i < MAX_MARKS * 5 + 7; i++) {
+      log.add({ kind: 'A' }, i + 1, 1);
+      const kept = log.marks.length;
+      assert.ok(kept <= 2 * MAX_MARKS, `${kept} marks kept`);
+      assert.ok(kept >= Math.min(i + 1, MAX_MARKS), `${kept} marks kept after ${i + 1}`);
+    }
+    assert.equal(log.seq, MAX_MARKS * 5 + 7);
     assert.equal(log.marks.at(-1)?.seq, log.seq, 'the newest is kept');
     const seqs = log.marks.map((m) => m.seq);
     assert.deepEqual(
