@@ -1,9 +1,10 @@
 /**
  * Waiting for a condition on a session: until a pattern appears on the terminal (in the screen,
  * or in lines that scrolled into history since the wait began), until it is gone from the
- * screen, until the program exits, or until any check a caller supplies holds. A wait resolves
- * with its outcome, `timeout` included (as settlement does); it rejects only when the session is
- * closed, the request is cancelled, a check fails, or the program exits first. Cheap under a
+ * screen, until the program exits, until the shell's command finishes (its command marks, see
+ * screen/command-marks.ts), or until any check a caller supplies holds. A wait resolves with its
+ * outcome, `timeout` included (as settlement does); it rejects only when the session is closed,
+ * the request is cancelled, a check fails, or the program exits first. Cheap under a
  * firehose: the condition is checked at most every SAMPLE_MS while output streams in, one check
  * at a time (patterns run in the match worker under its time budget).
  */
