@@ -115,7 +115,7 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(4096)
         .optional()
-        .describe('wait: until this regex matches a line on screen or scrolled off.'),
+        .describe('wait: until a regex matches a line on screen or scrolled off.'),
     ),
     ignoreCase: field(
       { wait: 'optional' },
@@ -123,12 +123,9 @@ export const actionSchemas = lazy(() => {
     ),
     gone: field(
       { wait: 'optional' },
-      z.boolean().optional().describe('wait, pattern: until it leaves the screen.'),
+      z.boolean().optional().describe('wait, pattern: until off the screen.'),
     ),
-    exit: field(
-      { wait: 'optional' },
-      z.literal(true).optional().describe('wait: until the program exits.'),
-    ),
+    exit: field({ wait: 'optional' }, z.literal(true).optional().describe('wait: until it exits.')),
     timeoutMs: field(
       { wait: 'optional' },
       z
@@ -136,15 +133,19 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(LIMITS.maxWaitMs)
         .optional()
-        .describe('wait, pattern/exit: then WAIT_TIMEOUT (default 30000).'),
+        .describe('wait: then WAIT_TIMEOUT (default 30000).'),
+    ),
+    stopOnInput: field(
+      { wait: 'optional' },
+      z.boolean().optional().describe('wait: false: no INPUT_REQUIRED.'),
     ),
     settleMs: field(
       settle,
-      settleFields.settleMs.describe('wait: quiet time for this wait only (default 250).'),
+      settleFields.settleMs.describe('wait: quiet for this wait (default 250).'),
     ),
     settleTimeoutMs: field(
       settle,
-      settleFields.settleTimeoutMs.describe("wait: this wait's deadline; then the batch goes on."),
+      settleFields.settleTimeoutMs.describe("wait: this wait's deadline, then go on."),
     ),
   };
 

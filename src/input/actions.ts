@@ -51,7 +51,13 @@ export type Action =
       readonly settleMs: number | undefined;
       readonly settleTimeoutMs: number | undefined;
     }
-  | { readonly type: 'expect'; readonly condition: ExpectCondition; readonly timeoutMs: number };
+  | {
+      readonly type: 'expect';
+      readonly condition: ExpectCondition;
+      readonly timeoutMs: number;
+      /** End early when the program waits for input instead (INPUT_REQUIRED). */
+      readonly stopOnInput: boolean;
+    };
 
 /** Which action an error is about: its index, and how the caller's list names it. */
 export interface ActionAt {
@@ -201,7 +207,11 @@ function parseWait(wire: WireAction, at: ActionAt): Action {
   if (kind !== 'pattern' && kind !== 'exit' && wire.timeoutMs !== undefined) {
     throw misplaced('timeoutMs', 'pattern or exit (use settleTimeoutMs to bound a settle)');
   }
+  if (kind !== 'pattern' && kind !== 'exit' && wire.stopOnInput !== undefined) {
+    throw misplaced('stopOnInput', 'pattern or exit');
+  }
   const timeoutMs = wire.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const stopOnInput = wire.stopOnInput !== false;
   if (kind === 'durationMs') return { type: 'wait', durationMs: wire.durationMs as number };
   if (kind === 'pattern') {
     const source = wire.pattern as string;
@@ -215,11 +225,12 @@ function parseWait(wire: WireAction, at: ActionAt): Action {
       type: 'expect',
       condition: { kind: 'pattern', query, source, gone: wire.gone === true },
       timeoutMs,
+      stopOnInput,
     };
   }
   if (kind === 'exit') {
     if (wire.exit !== true) throw actionError(at, '"exit" must be true', 'INVALID_ARGUMENT');
-    return { type: 'expect', condition: { kind: 'exit' }, timeoutMs };
+    return { type: 'expect', condition: { kind: 'exit' }, timeoutMs, stopOnInput };
   }
   return { type: 'observe', settleMs: wire.settleMs, settleTimeoutMs: wire.settleTimeoutMs };
 }

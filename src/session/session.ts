@@ -183,6 +183,26 @@ export class Session implements SettleSource {
   isWaitingForInput(): boolean {
     return this._status === 'running' && !this._closed && this._probe?.isWaiting() === true;
   }
+  /** Whether this session can tell when its program waits for input (Linux; probe on). */
+  get detectsInputWait(): boolean {
+    return this._probe !== undefined;
+  }
+  /**
+   * How long the foreground program's wait for input may last (Infinity: no timeout), or
+   * undefined when it does not wait (or this cannot be told).
+   */
+  inputWaitMs(): number | undefined {
+    if (this._status !== 'running' || this._closed) return undefined;
+    return this._probe?.waitingMs();
+  }
+  /** Whether nothing else in the terminal's session can print on its own (see the probe). */
+  othersIdle(): boolean {
+    return this._status === 'running' && !this._closed && this._probe?.othersIdle() === true;
+  }
+  /** Input bytes sent that the terminal has not taken yet. */
+  get pendingInputBytes(): number {
+    return this._pty.pendingInputBytes;
+  }
   async confirmInputWait(): Promise<boolean> {
     if (!this.isWaitingForInput()) return false;
     if (!(await this._pty.barrier())) return false;
