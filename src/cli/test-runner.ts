@@ -168,7 +168,7 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
   }
   if (outcome.reason === 'input') {
     throw stepFailure(
-      `expect ${step.description}: ${problem}, and ${waitingForInput(outcome.quietMs)}`,
+      `expect ${step.description}: ${problem}, and the program ${waitingForInput(outcome.quietMs)}`,
       'INPUT_REQUIRED',
     );
   }
@@ -176,7 +176,7 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
 
 /** Why a step stopped before its timeout (see session/early-stop.ts). */
 function waitingForInput(quietMs = 0): string {
-  return `the program is waiting for input (quiet for ${quietMs} ms): answer it in an earlier step, or give this step stopOnInput:false to wait anyway`;
+  return `is waiting for input (quiet for ${quietMs} ms): answer it in an earlier step, or give this step stopOnInput:false to wait anyway`;
 }
 
 /** An expectation that does not hold. */

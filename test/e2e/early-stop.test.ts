@@ -74,6 +74,22 @@ describe('early stop when the program waits for input', { skip: LINUX }, () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
+  it('ends a wait in an interactive shell whose foreground job asks', async (t) => {
+    const file = stampFile();
+    const { id } = await h.start({ command: 'exec bash --norc --noprofile -i', ...BASH });
+    const program = `import time; time.sleep(0.3); open('${file}', 'w').write(str(int(time.time() * 1000))); input('Really delete? ')`;
+    const reply = await timed(t, file, () =>
+      h.input(id, [
+        { type: 'text', text: `${python()} -c "${program}"` },
+        { type: 'key', key: 'Enter' },
+        { type: 'wait', pattern: 'Deleted' },
+      ]),
+    );
+    assertToolError(reply, 'INPUT_REQUIRED');
+    assert.match(screenText(reply.data.snapshot as never), /^Really delete\?$/m);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it('ends a wait for gone text the same way', async () => {
     const { id } = await h.start({ command: "read -p 'Loading... ok? ' x", ...BASH });
     const started = Date.now();

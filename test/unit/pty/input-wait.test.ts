@@ -170,18 +170,22 @@ describe('input-wait probe on real programs', {
 
   it('othersIdle: a background job can print, a stopped one cannot, the shell of the job can', async () => {
     const shell = await probeOf('/bin/bash', ['--norc', '--noprofile', '-i']);
-    assert.ok(await eventually(() => shell.probe.isWaiting()), 'bash waits at its prompt');
-    assert.equal(othersIdle(shell.pty.pid), true, 'bash alone');
-    shell.pty.write(Buffer.from('sleep 30 &\r'));
-    assert.ok(await eventually(() => !othersIdle(shell.pty.pid)), 'a sleeping background job');
-    shell.pty.write(Buffer.from('kill -STOP %1\r'));
-    assert.ok(await eventually(() => othersIdle(shell.pty.pid)), 'the job stopped');
-    shell.pty.write(Buffer.from(`${python()} -q\r`));
-    assert.ok(
-      await eventually(() => shell.probe.isWaiting() && othersIdle(shell.pty.pid)),
-      'bash waits for python, which reads',
-    );
-    for (const { pid } of scanProcSync(shell.pty.pid).procs) process.kill(pid, 'SIGKILL');
-    shell.pty.dispose();
+    const idle = () => othersIdle(shell.pty.pid);
+    try {
+      assert.ok(await eventually(() => shell.probe.isWaiting()), 'bash waits at its prompt');
+      assert.equal(idle(), true, 'bash alone');
+      shell.pty.write(Buffer.from('sleep 30 &\r'));
+      assert.ok(await eventually(() => !idle()), 'a sleeping background job');
+      shell.pty.write(Buffer.from('kill -STOP %1\r'));
+      assert.ok(await eventually(idle), 'the job stopped');
+      shell.pty.write(Buffer.from(`${python()} -q\r`));
+      assert.ok(
+        await eventually(() => shell.probe.isWaiting() && idle()),
+        'bash waits for python, which reads',
+      );
+    } finally {
+      for (const { pid } of scanProcSync(shell.pty.pid).procs) process.kill(pid, 'SIGKILL');
+      shell.pty.dispose();
+    }
   });
 });
