@@ -42,15 +42,22 @@ export const SYSCALLS: Record<string, Record<number, WaitKind>> = {
   },
 };
 
+/** A wait for input, as the probe sees it. */
+export interface InputWait {
+  /** How long it may last: Infinity for a read or a wait without a timeout, else its timeout. */
+  readonly waitMs: number;
+  /** CPU time the foreground process group has used so far, all threads (clock ticks × 10 ms). */
+  readonly cpuMs: number;
+}
+
+/** Length of a clock tick in /proc/<pid>/stat CPU times (USER_HZ is 100 on Linux). */
+const TICK_MS = 10;
+
 export interface InputWaitProbe {
   /** Whether the foreground program waits for input (and has consumed input sent since markInput). */
   isWaiting(): boolean;
-  /**
-   * How long the foreground program's wait for input may last, when isWaiting() would say it
-   * waits: Infinity for a read or a wait without a timeout, else the timeout (ms) it went to
-   * sleep with; undefined when it does not wait.
-   */
-  waitingMs(): number | undefined;
+  /** The foreground program's wait for input, when isWaiting() would say it waits. */
+  inputWait(): InputWait | undefined;
   /**
    * Whether no process of the terminal's session outside the foreground process group can print
    * on its own: each is stopped, a zombie, or an ancestor of the foreground group (the shell
@@ -71,12 +78,14 @@ export function createInputWaitProbe(
   const syscalls = SYSCALLS[arch];
   if (platform !== 'linux' || !syscalls || !ttyPath) return undefined;
   let marks: Map<number, number> | undefined;
-  const waitingMs = (): number | undefined => {
+  const inputWait = (): InputWait | undefined => {
     const group = foregroundGroup(leaderPid);
     if (group.length === 0) return undefined;
     let waiting: { pid: number; ms: number } | undefined;
-    for (const { pid, state } of group) {
+    let cpuTicks = 0;
+    for (const { pid, state, cpuTicks: ticks } of group) {
       if (state !== 'S') return undefined;
+      cpuTicks += ticks;
       if (waiting !== undefined) continue;
       const ms = terminalWaitOf(pid, ttyPath, syscalls);
       if (ms !== undefined) waiting = { pid, ms };
@@ -88,15 +97,15 @@ export function createInputWaitProbe(
       if (runCount(waiting.pid) <= mark) return undefined;
       marks = undefined;
     }
-    return waiting.ms;
+    return { waitMs: waiting.ms, cpuMs: cpuTicks * TICK_MS };
   };
   return {
     markInput() {
       const group = foregroundGroup(leaderPid);
       marks = new Map(group.map(({ pid }) => [pid, runCount(pid)]));
     },
-    isWaiting: () => waitingMs() !== undefined,
-    waitingMs,
+    isWaiting: () => inputWait() !== undefined,
+    inputWait,
     othersIdle: () => othersIdle(leaderPid),
   };
 }
@@ -140,10 +149,12 @@ function readStat(pid: number): ProcStat | undefined {
 }
 
 /**
- * The foreground process group with each member's state: its leader and the session's
- * descendants in it. Reads each /proc/<pid>/stat once.
+ * The foreground process group with each member's state and CPU time so far (user + system,
+ * clock ticks): its leader and the session's descendants in it. Reads each /proc/<pid>/stat once.
  */
-export function foregroundGroup(leaderPid: number): { pid: number; state: string }[] {
+export function foregroundGroup(
+  leaderPid: number,
+): { pid: number; state: string; cpuTicks: number }[] {
   const stats = new Map<number, ProcStat | undefined>();
   const stat = (pid: number) => {
     if (!stats.has(pid)) stats.set(pid, readStat(pid));
@@ -153,10 +164,10 @@ export function foregroundGroup(leaderPid: number): { pid: number; state: string
   if (!leader || leader.state === 'Z') return [];
   const tpgid = leader.tpgid;
   if (!(tpgid > 0)) return [];
-  const group = new Map<number, string>();
+  const group = new Map<number, ProcStat>();
   const consider = (pid: number) => {
     const s = stat(pid);
-    if (s && s.pgrp === tpgid) group.set(pid, s.state);
+    if (s && s.pgrp === tpgid) group.set(pid, s);
   };
   consider(tpgid);
   const queue = [leaderPid];
@@ -165,7 +176,11 @@ export function foregroundGroup(leaderPid: number): { pid: number; state: string
     consider(pid);
     for (const child of children(pid)) queue.push(child);
   }
-  return [...group].map(([pid, state]) => ({ pid, state }));
+  return [...group].map(([pid, s]) => ({
+    pid,
+    state: s.state,
+    cpuTicks: (s.utime || 0) + (s.stime || 0),
+  }));
 }
 
 function children(pid: number): number[] {

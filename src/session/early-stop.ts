@@ -1,8 +1,9 @@
 /**
  * When a wait ends early because the program asks for input instead (an unexpected prompt). The
  * rule, decided from samples: continuously for INPUT_QUIET_MS, the foreground program is blocked
- * reading the terminal, no output arrives, no input sent to it is still unread, and no other
- * process of the terminal's session could print on its own. A program that polls the terminal
+ * reading the terminal and uses next to no CPU (a thread at work would show), no output arrives,
+ * no input sent to it is still unread, and no other process of the terminal's session could
+ * print on its own. A program that polls the terminal
  * with a short timeout (up to REFRESH_MS: top and htop refreshing) must stay quiet for one whole
  * timeout more, so a refresh it prints is seen first. The wait (wait.ts) then confirms on an
  * up-to-date screen that its condition still does not hold. Needs the input-wait probe (Linux).
@@ -17,12 +18,16 @@ export const REFRESH_MS = 5000;
 export const STOP_SAMPLE_MS = 20;
 /** How often the session's other processes are scanned while the rest says stop (a /proc scan). */
 export const OTHERS_SCAN_MS = 100;
+/** CPU the foreground group may use during a run: this much, plus a tenth of the run's length. */
+export const CPU_SLACK_MS = 20;
 
 /** One look at the program. */
 export interface StopSample {
   readonly at: number;
   /** How long its wait for input may last (Infinity: no timeout); undefined: it does not wait. */
   readonly waitingMs: number | undefined;
+  /** CPU time its foreground process group has used so far (read with waitingMs). */
+  readonly cpuMs: number;
   /** Output chunks parsed so far: any change is output. */
   readonly parses: number;
   /** Output received but not parsed yet, or a synchronized update in progress. */
@@ -39,6 +44,8 @@ export interface StopState {
   readonly since: number;
   /** Output chunks parsed when it began. */
   readonly parses: number;
+  /** CPU time of the foreground group when it began. */
+  readonly cpuMs: number;
   /** Quiet it needs before the wait stops. */
   readonly needMs: number;
 }
@@ -46,6 +53,11 @@ export interface StopState {
 /** The quiet a wait for input with this timeout needs before a wait stops early. */
 export function quietNeededMs(waitingMs: number): number {
   return waitingMs <= REFRESH_MS ? waitingMs + INPUT_QUIET_MS : INPUT_QUIET_MS;
+}
+
+/** CPU time a program waiting for input may use during a run of `elapsedMs` (timers, ticks). */
+export function cpuAllowedMs(elapsedMs: number): number {
+  return CPU_SLACK_MS + elapsedMs / 10;
 }
 
 /** Whether a sample says stop, on everything but the session's other processes. */
@@ -60,8 +72,12 @@ export function nextStopState(
 ): StopState | undefined {
   if (!isStopCandidate(sample) || !sample.othersIdle) return undefined;
   const needMs = quietNeededMs(sample.waitingMs as number);
-  if (state === undefined || state.parses !== sample.parses) {
-    return { since: sample.at, parses: sample.parses, needMs };
+  if (
+    state === undefined ||
+    state.parses !== sample.parses ||
+    sample.cpuMs - state.cpuMs > cpuAllowedMs(sample.at - state.since)
+  ) {
+    return { since: sample.at, parses: sample.parses, cpuMs: sample.cpuMs, needMs };
   }
   return { ...state, needMs: Math.max(state.needMs, needMs) };
 }
@@ -77,7 +93,7 @@ export interface StopSource {
   readonly pendingBytes: number;
   readonly pendingInputBytes: number;
   isSynchronizedUpdate(): boolean;
-  inputWaitMs(): number | undefined;
+  inputWait(): { readonly waitMs: number; readonly cpuMs: number } | undefined;
   othersIdle(): boolean;
 }
 
@@ -104,8 +120,8 @@ export class InputStopTracker {
       pendingInputBytes: s.pendingInputBytes,
     };
     // The probe reads /proc: skipped while output streams in.
-    const waitingMs = cheap.busy ? undefined : s.inputWaitMs();
-    const sample = { ...cheap, waitingMs };
+    const wait = cheap.busy ? undefined : s.inputWait();
+    const sample = { ...cheap, waitingMs: wait?.waitMs, cpuMs: wait?.cpuMs ?? 0 };
     let othersIdle = false;
     if (isStopCandidate(sample)) {
       if (now - this._othersAt >= OTHERS_SCAN_MS) {

@@ -9,7 +9,7 @@ import type { SessionInfo } from '../contract/session-info.js';
 import type { SettleLabel, Snapshot } from '../contract/snapshot.js';
 import { sessionClosedError, TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
+import { createInputWaitProbe, type InputWait, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
 import type { HistorySlice, RowText } from '../screen/lines.js';
@@ -188,12 +188,12 @@ export class Session implements SettleSource {
     return this._probe !== undefined;
   }
   /**
-   * How long the foreground program's wait for input may last (Infinity: no timeout), or
+   * The foreground program's wait for input (how long it may last, the CPU its group used), or
    * undefined when it does not wait (or this cannot be told).
    */
-  inputWaitMs(): number | undefined {
+  inputWait(): InputWait | undefined {
     if (this._status !== 'running' || this._closed) return undefined;
-    return this._probe?.waitingMs();
+    return this._probe?.inputWait();
   }
   /** Whether nothing else in the terminal's session can print on its own (see the probe). */
   othersIdle(): boolean {

@@ -235,6 +235,24 @@ describe('early stop when the program waits for input', { skip: LINUX }, () => {
       await h.call('terminal_close', { sessionId: id });
     });
 
+    it('a program whose main thread reads while another thread works, then prints', async () => {
+      const program = [
+        'import threading, time',
+        'def work():',
+        '    end = time.time() + 2',
+        '    while time.time() < end: pass',
+        '    print("result ready", flush=True)',
+        'threading.Thread(target=work).start()',
+        'input()',
+      ].join('\n');
+      const file = join(dir, 'worker.py');
+      writeFileSync(file, program);
+      const { id } = await h.start({ command: `${python()} ${file}`, ...BASH, settleMs: 0 });
+      const reply = await h.input(id, [{ type: 'wait', pattern: 'result ready' }]);
+      assert.equal(reply.isError, false, reply.text);
+      await h.call('terminal_close', { sessionId: id });
+    });
+
     it('output from a background job at a shell prompt', async () => {
       const { id } = await h.start({ command: 'exec bash --norc --noprofile -i', ...BASH });
       const reply = await h.input(id, [

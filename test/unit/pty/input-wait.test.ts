@@ -159,12 +159,41 @@ describe('input-wait probe on real programs', {
   it('tells an untimed read from a read with a timeout', async () => {
     const untimed = await probeOf('/bin/bash', ['--norc', '--noprofile', '-c', 'read x']);
     const timed = await probeOf('/bin/bash', ['--norc', '--noprofile', '-c', 'read -t 3 x']);
-    assert.ok(await eventually(() => untimed.probe.waitingMs() === Number.POSITIVE_INFINITY));
-    assert.ok(await eventually(() => (timed.probe.waitingMs() ?? 0) > 2000));
-    assert.ok((timed.probe.waitingMs() as number) <= 3000);
+    assert.ok(
+      await eventually(() => untimed.probe.inputWait()?.waitMs === Number.POSITIVE_INFINITY),
+    );
+    assert.ok(await eventually(() => (timed.probe.inputWait()?.waitMs ?? 0) > 2000));
+    assert.ok((timed.probe.inputWait()?.waitMs as number) <= 3000);
     for (const { pty } of [untimed, timed]) {
       process.kill(pty.pid, 'SIGKILL');
       pty.dispose();
+    }
+  });
+
+  it("reports the foreground group's CPU time: still while it waits, growing while a thread works", async () => {
+    const program = [
+      'import threading, time',
+      'def spin():',
+      '    end = time.time() + 30',
+      '    while time.time() < end: pass',
+      'threading.Thread(target=spin, daemon=True).start()',
+      'input()',
+    ].join('\n');
+    const idle = await probeOf(python(), ['-q']);
+    const busy = await probeOf(python(), ['-c', program]);
+    try {
+      assert.ok(await eventually(() => idle.probe.isWaiting()));
+      assert.ok(await eventually(() => busy.probe.isWaiting()), 'the main thread reads');
+      const before = [idle.probe.inputWait()?.cpuMs ?? 0, busy.probe.inputWait()?.cpuMs ?? 0];
+      await sleep(300);
+      const after = [idle.probe.inputWait()?.cpuMs ?? 0, busy.probe.inputWait()?.cpuMs ?? 0];
+      assert.ok((after[0] as number) - (before[0] as number) <= 10, `idle: ${before} → ${after}`);
+      assert.ok((after[1] as number) - (before[1] as number) >= 100, `busy: ${before} → ${after}`);
+    } finally {
+      for (const { pty } of [idle, busy]) {
+        process.kill(pty.pid, 'SIGKILL');
+        pty.dispose();
+      }
     }
   });
 

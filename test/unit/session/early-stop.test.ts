@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  CPU_SLACK_MS,
+  cpuAllowedMs,
   INPUT_QUIET_MS,
   InputStopTracker,
   isStopDue,
@@ -20,6 +22,7 @@ import {
 const WAITING: StopSample = {
   at: 0,
   waitingMs: Number.POSITIVE_INFINITY,
+  cpuMs: 1000,
   parses: 5,
   busy: false,
   pendingInputBytes: 0,
@@ -53,6 +56,7 @@ describe('nextStopState', () => {
     assert.deepEqual(run({ at: 10 }, { at: 30 }, { at: 50 }), {
       since: 10,
       parses: 5,
+      cpuMs: 1000,
       needMs: INPUT_QUIET_MS,
     });
   });
@@ -73,6 +77,15 @@ describe('nextStopState', () => {
       assert.equal(run({ at: 10 }, { at: 30, ...sample }, { at: 50 })?.since, 50);
     });
   }
+
+  it('tolerates the CPU of an idle program (a timer, a tick), not that of a thread at work', () => {
+    assert.equal(cpuAllowedMs(0), CPU_SLACK_MS);
+    assert.equal(cpuAllowedMs(300), CPU_SLACK_MS + 30);
+    const idle = run({ at: 0 }, { at: 100, cpuMs: 1010 }, { at: 300, cpuMs: 1020 });
+    assert.equal(idle?.since, 0);
+    const working = run({ at: 0 }, { at: 100, cpuMs: 1100 });
+    assert.deepEqual([working?.since, working?.cpuMs], [100, 1100], 'the run starts over');
+  });
 
   it('needs the longest refresh timeout seen during the run', () => {
     const state = run({ at: 0, waitingMs: 2000 }, { at: 20 });
@@ -97,13 +110,16 @@ function fakeSource() {
     pendingInputBytes: 0,
     sync: false,
     waiting: Number.POSITIVE_INFINITY as number | undefined,
+    cpuMs: 0,
     idle: true,
     probes: 0,
     scans: 0,
     isSynchronizedUpdate: () => source.sync,
-    inputWaitMs: () => {
+    inputWait: () => {
       source.probes++;
-      return source.waiting;
+      return source.waiting === undefined
+        ? undefined
+        : { waitMs: source.waiting, cpuMs: source.cpuMs };
     },
     othersIdle: () => {
       source.scans++;
@@ -164,6 +180,15 @@ describe('InputStopTracker', () => {
     tracker.reset();
     assert.equal(tracker.quietMs(1000), 0);
     assert.equal(tracker.observe(1000), false);
+  });
+
+  it('a foreground group that keeps using CPU never gets there', () => {
+    const source = fakeSource();
+    const tracker = new InputStopTracker(source);
+    for (let t = 0; t <= 1000; t += 20) {
+      source.cpuMs = t;
+      assert.equal(tracker.observe(t), false, `${t}`);
+    }
   });
 
   it('input not yet taken by the terminal fails the recheck', () => {
