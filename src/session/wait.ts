@@ -164,7 +164,8 @@ export function waitUntil(
               tracker?.reset();
             }
           }
-          if (isStale) onEvent();
+          // A verdict still standing is decided by the next check.
+          if (isStale || verdict !== undefined) onEvent();
         },
         (err: Error) => {
           isChecking = false;
