@@ -53,7 +53,13 @@ export type Action =
       readonly settleMs: number | undefined;
       readonly settleTimeoutMs: number | undefined;
     }
-  | { readonly type: 'expect'; readonly condition: ExpectCondition; readonly timeoutMs: number };
+  | {
+      readonly type: 'expect';
+      readonly condition: ExpectCondition;
+      readonly timeoutMs: number;
+      /** End early when the program waits for input instead (INPUT_REQUIRED). */
+      readonly stopOnInput: boolean;
+    };
 
 /** Which action an error is about: its index, and how the caller's list names it. */
 export interface ActionAt {
@@ -207,7 +213,16 @@ function parseWait(wire: WireAction, at: ActionAt): Action {
       'pattern, exit or command (use settleTimeoutMs to bound a settle)',
     );
   }
+  if (
+    kind !== 'pattern' &&
+    kind !== 'exit' &&
+    kind !== 'command' &&
+    wire.stopOnInput !== undefined
+  ) {
+    throw misplaced('stopOnInput', 'pattern, exit or command');
+  }
   const timeoutMs = wire.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const stopOnInput = wire.stopOnInput !== false;
   if (kind === 'durationMs') return { type: 'wait', durationMs: wire.durationMs as number };
   if (kind === 'pattern') {
     const source = wire.pattern as string;
@@ -221,15 +236,16 @@ function parseWait(wire: WireAction, at: ActionAt): Action {
       type: 'expect',
       condition: { kind: 'pattern', query, source, gone: wire.gone === true },
       timeoutMs,
+      stopOnInput,
     };
   }
   if (kind === 'exit') {
     if (wire.exit !== true) throw actionError(at, '"exit" must be true', 'INVALID_ARGUMENT');
-    return { type: 'expect', condition: { kind: 'exit' }, timeoutMs };
+    return { type: 'expect', condition: { kind: 'exit' }, timeoutMs, stopOnInput };
   }
   if (kind === 'command') {
     if (wire.command !== true) throw actionError(at, '"command" must be true', 'INVALID_ARGUMENT');
-    return { type: 'expect', condition: { kind: 'command' }, timeoutMs };
+    return { type: 'expect', condition: { kind: 'command' }, timeoutMs, stopOnInput };
   }
   return { type: 'observe', settleMs: wire.settleMs, settleTimeoutMs: wire.settleTimeoutMs };
 }

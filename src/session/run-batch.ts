@@ -19,7 +19,12 @@ import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
 import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import { type ObserveDefaults, observeOptions } from './observation.js';
 import type { Session } from './session.js';
-import { describeCondition, waitForCondition, waitTimeoutError } from './wait.js';
+import {
+  describeCondition,
+  inputRequiredError,
+  waitForCondition,
+  waitTimeoutError,
+} from './wait.js';
 
 export interface BatchProgress {
   actionsCompleted: number;
@@ -155,6 +160,7 @@ async function runAction(
       const what = describeCondition(action.condition);
       const outcome = await waitForCondition(session, action.condition, {
         timeoutMs: action.timeoutMs,
+        stopOnInput: action.stopOnInput,
         signal: options.signal,
         onProgress:
           options.onProgress && ((e, t) => options.onProgress?.(e, t, `waiting for ${what}`)),
@@ -162,6 +168,9 @@ async function runAction(
       if (outcome.reason === 'timeout') {
         const marksSeen = session.commandMarkSeq > 0;
         throw waitTimeoutError(action.condition, action.timeoutMs, marksSeen);
+      }
+      if (outcome.reason === 'input') {
+        throw inputRequiredError(action.condition, outcome.quietMs ?? 0);
       }
       progress.waits.push({
         actionIndex: index,

@@ -9,7 +9,7 @@ import type { SessionInfo } from '../contract/session-info.js';
 import type { SettleLabel, Snapshot } from '../contract/snapshot.js';
 import { sessionClosedError, TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
+import { createInputWaitProbe, type InputWait, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
 import type { CommandMark } from '../screen/command-marks.js';
@@ -194,6 +194,26 @@ export class Session implements SettleSource {
   }
   isWaitingForInput(): boolean {
     return this._status === 'running' && !this._closed && this._probe?.isWaiting() === true;
+  }
+  /** Whether this session can tell when its program waits for input (Linux; probe on). */
+  get detectsInputWait(): boolean {
+    return this._probe !== undefined;
+  }
+  /**
+   * The foreground program's wait for input (how long it may last, the CPU its group used), or
+   * undefined when it does not wait (or this cannot be told).
+   */
+  inputWait(): InputWait | undefined {
+    if (this._status !== 'running' || this._closed) return undefined;
+    return this._probe?.inputWait();
+  }
+  /** Whether nothing else in the terminal's session can print on its own (see the probe). */
+  othersIdle(): boolean {
+    return this._status === 'running' && !this._closed && this._probe?.othersIdle() === true;
+  }
+  /** Input bytes sent that the terminal has not taken yet. */
+  get pendingInputBytes(): number {
+    return this._pty.pendingInputBytes;
   }
   async confirmInputWait(): Promise<boolean> {
     if (!this.isWaitingForInput()) return false;

@@ -4,7 +4,8 @@
  * screen, until the program exits, until the shell's command finishes (its command marks, see
  * screen/command-marks.ts), or until any check a caller supplies holds. A wait resolves with its
  * outcome, `timeout` included (as settlement does); it rejects only when the session is closed,
- * the request is cancelled, a check fails, or the program exits first. Cheap under a
+ * the request is cancelled, a check fails, or the program exits first. With stopOnInput it also
+ * ends, reason `input`, when the program waits for input instead (early-stop.ts). Cheap under a
  * firehose: the condition is checked at most every SAMPLE_MS while output streams in, one check
  * at a time (patterns run in the match worker under its time budget).
  */
@@ -14,14 +15,18 @@ import { sharedMatchPool } from '../match/match-pool.js';
 import { commandState, findFinishedCommand } from '../screen/command-marks.js';
 import { type Match, placeMatches } from '../screen/find.js';
 import { SAMPLE_MS } from '../screen/settle.js';
+import { InputStopTracker, STOP_SAMPLE_MS } from './early-stop.js';
 import type { Session } from './session.js';
 
 /** What a wait action waits for (parsed from the action, see input/actions.ts). */
 export type WaitCondition = ExpectCondition;
 
 export interface WaitOutcome {
-  readonly reason: 'matched' | 'gone' | 'exited' | 'finished' | 'timeout';
+  /** `input`: the program waits for input and the condition does not hold (stopOnInput). */
+  readonly reason: 'matched' | 'gone' | 'exited' | 'finished' | 'timeout' | 'input';
   readonly elapsedMs: number;
+  /** With `input`: how long the program had been waiting, quiet, before the stop. */
+  readonly quietMs?: number;
   /** What matched; row and column (1-based cells) when it is on the screen. */
   readonly match?: { readonly text: string; readonly row?: number; readonly column?: number };
   /** A command wait: the command's exit code and the lines of its output (none: no output). */
@@ -38,7 +43,7 @@ export interface CommandReport {
 /** A check: the outcome once the condition holds, undefined while it does not. */
 export type WaitCheck = (
   signal: AbortSignal,
-) => Promise<Omit<WaitOutcome, 'elapsedMs'> | undefined>;
+) => Promise<Omit<WaitOutcome, 'elapsedMs' | 'quietMs'> | undefined>;
 
 export interface WaitOptions {
   readonly timeoutMs: number;
@@ -47,6 +52,8 @@ export interface WaitOptions {
   readonly onProgress?: ((elapsedMs: number, timeoutMs: number) => void) | undefined;
   /** Says what is awaited, for the error when the program exits first. */
   readonly what: string;
+  /** End early, reason `input`, when the program waits for input instead (where this is known). */
+  readonly stopOnInput?: boolean | undefined;
 }
 
 const PROGRESS_MS = 1000;
@@ -106,6 +113,21 @@ export function waitTimeoutError(
   );
 }
 
+/** INPUT_REQUIRED, built only here: a wait ended early because the program waits for input. */
+export function inputRequiredError(condition: WaitCondition, quietMs: number): TerminalError {
+  const unmet =
+    condition.kind === 'exit'
+      ? 'it has not exited'
+      : condition.kind === 'command'
+        ? 'its command has not finished'
+        : `/${condition.source}/ ${condition.gone ? 'is still on the screen' : 'has not appeared'}`;
+  return new TerminalError(
+    'INPUT_REQUIRED',
+    `the program is waiting for input and ${unmet} (quiet for ${quietMs} ms); read the attached screen and answer what it asks with terminal_input, or pass stopOnInput:false to wait anyway`,
+    { quietMs },
+  );
+}
+
 /**
  * Where a command wait looks for its command: the first to finish after the mark this returns.
  * That is the command running now, else the next one to start (the one the batch typed); but
@@ -149,7 +171,9 @@ export function commandOutcome(
 
 /**
  * The sampling loop of every wait: runs `check` now, then after output, resize or exit (at most
- * every SAMPLE_MS), and once more at the deadline, so the final screen is always looked at.
+ * every SAMPLE_MS), and once more at the deadline, so the final screen is always looked at. With
+ * stopOnInput, samples the program every STOP_SAMPLE_MS; once the early-stop rule holds and an
+ * output barrier shows nothing more on its way, one more check on that screen decides.
  */
 export function waitUntil(
   session: Session,
@@ -166,6 +190,11 @@ export function waitUntil(
     let isChecking = false;
     let isStale = false;
     let isExpired = false;
+    const tracker =
+      options.stopOnInput && session.detectsInputWait ? new InputStopTracker(session) : undefined;
+    let isConfirming = false;
+    /** Output chunks parsed when an input stop was confirmed: the next check decides. */
+    let verdict: number | undefined;
     const elapsed = () => performance.now() - started;
     const finish = (outcome: WaitOutcome | Error) => {
       if (done) return;
@@ -173,6 +202,7 @@ export function waitUntil(
       clearTimeout(timer);
       clearTimeout(deadline);
       clearInterval(progress);
+      clearInterval(sampler);
       unsubscribe();
       options.signal?.removeEventListener('abort', onAbort);
       checks.abort();
@@ -191,6 +221,7 @@ export function waitUntil(
       if (session.isClosed) return finish(session.closedError());
       const hadExited = session.status === 'exited';
       const isFinal = isExpired;
+      const decides = verdict === session.parseCount ? verdict : undefined;
       isChecking = true;
       isStale = false;
       check(checks.signal).then(
@@ -203,7 +234,19 @@ export function waitUntil(
           }
           if (isFinal) return finish({ reason: 'timeout', elapsedMs: elapsed() });
           if (isExpired) return run();
-          if (isStale) onEvent();
+          if (verdict !== undefined) {
+            const quietMs = tracker?.quietMs(performance.now()) ?? 0;
+            if (decides !== undefined && !isStale && session.parseCount === decides) {
+              return finish({ reason: 'input', elapsedMs: elapsed(), quietMs });
+            }
+            if (decides !== undefined || verdict !== session.parseCount) {
+              // Output came meanwhile: the program did not only wait; start over.
+              verdict = undefined;
+              tracker?.reset();
+            }
+          }
+          // A verdict still standing is decided by the next check.
+          if (isStale || verdict !== undefined) onEvent();
         },
         (err: Error) => {
           isChecking = false;
@@ -225,6 +268,32 @@ export function waitUntil(
       () => options.onProgress?.(elapsed(), options.timeoutMs),
       PROGRESS_MS,
     );
+    /** Samples the program; once the stop is due, confirms it and has the next check decide. */
+    const sampleInput = () => {
+      if (done || !tracker || isConfirming || verdict !== undefined || isExpired) return;
+      if (!tracker.observe(performance.now())) return;
+      isConfirming = true;
+      const parses = session.parseCount;
+      session.confirmInputWait().then(
+        (ok) => {
+          isConfirming = false;
+          if (done) return;
+          if (!ok || session.parseCount !== parses || !tracker.recheck()) return tracker.reset();
+          verdict = parses;
+          if (isChecking) {
+            isStale = true;
+          } else {
+            clearTimeout(timer);
+            run();
+          }
+        },
+        () => {
+          isConfirming = false;
+          tracker.reset();
+        },
+      );
+    };
+    const sampler = tracker ? setInterval(sampleInput, STOP_SAMPLE_MS) : undefined;
     const unsubscribe = session.subscribe(onEvent);
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -217,6 +217,21 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    code: 'INPUT_REQUIRED',
+    when: 'the program asks for input while a pattern wait waits for something else',
+    async provoke({ one }) {
+      const { id } = await one.start({
+        command: "read -p 'Continue? ' x",
+        ...SH,
+        cols: 40,
+        rows: 5,
+        settleMs: 50,
+      });
+      const reply = await one.input(id, [{ type: 'wait', pattern: NEVER }]);
+      return { reply, names: [`/${NEVER}/ has not appeared`, 'waiting for input', 'quiet for'] };
+    },
+  },
+  {
     code: 'INPUT_BACKLOG',
     when: 'the program reads nothing and the unread input would pass 1 MiB',
     async provoke({ one }) {
