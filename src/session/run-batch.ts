@@ -170,7 +170,11 @@ async function runAction(
         throw waitTimeoutError(action.condition, action.timeoutMs, marksSeen);
       }
       if (outcome.reason === 'input') {
-        throw inputRequiredError(action.condition, outcome.quietMs ?? 0);
+        throw inputRequiredError(
+          action.condition,
+          outcome.quietMs ?? 0,
+          session.commandMarkSeq > 0,
+        );
       }
       progress.waits.push({
         actionIndex: index,

@@ -114,12 +114,18 @@ export function waitTimeoutError(
 }
 
 /** INPUT_REQUIRED, built only here: a wait ended early because the program waits for input. */
-export function inputRequiredError(condition: WaitCondition, quietMs: number): TerminalError {
+export function inputRequiredError(
+  condition: WaitCondition,
+  quietMs: number,
+  marksSeen = true,
+): TerminalError {
   const unmet =
     condition.kind === 'exit'
       ? 'it has not exited'
       : condition.kind === 'command'
-        ? 'its command has not finished'
+        ? marksSeen
+          ? 'its command has not finished'
+          : 'its command has not finished (the shell has printed no command marks: wait for its prompt with a pattern instead)'
         : `/${condition.source}/ ${condition.gone ? 'is still on the screen' : 'has not appeared'}`;
   return new TerminalError(
     'INPUT_REQUIRED',

@@ -228,10 +228,18 @@ describe('command marks', () => {
     skip: needsBash,
   }, async () => {
     const id = await startShell(CASES[0] as ShellCase);
-    const asked = await h.input(id, run('read -p "name? " n; echo "hi $n"', { timeoutMs: 1000 }));
-    assertToolError(asked, 'WAIT_TIMEOUT');
+    // It asks: the wait ends early (the program waits for input), or with stopOnInput:false
+    // runs to its timeout; either way the command has not finished.
+    const asked = await h.input(id, run('read -p "name? " n; echo "hi $n"', { timeoutMs: 20_000 }));
+    assertToolError(asked, 'INPUT_REQUIRED');
     assert.equal(asked.data.failedActionIndex, 2);
-    assert.match(asked.data.error?.message ?? '', /the shell's command to finish/);
+    assert.match(asked.data.error?.message ?? '', /its command has not finished/);
+    assert.match(asked.text, /│name\?/);
+    const waited = await h.input(id, [
+      { type: 'wait', command: true, timeoutMs: 800, stopOnInput: false },
+    ]);
+    assertToolError(waited, 'WAIT_TIMEOUT');
+    assert.match(waited.data.error?.message ?? '', /the shell's command to finish/);
     const answered = await h.input(id, [
       { type: 'text', text: 'Ada' },
       { type: 'key', key: 'Enter' },
@@ -256,12 +264,15 @@ describe('command marks', () => {
       id,
       run(`PS1='inner> ' PROMPT_COMMAND='${own}' PS0='\\e]133;C\\a' bash --norc --noprofile`, {
         timeoutMs: 1500,
+        stopOnInput: false,
       }),
     );
     assertToolError(inner, 'WAIT_TIMEOUT');
     await h.waitFor(id, (s) => /inner>$/.test(s.screen[s.cursor.row - 1] ?? ''));
     const inside = await h.input(id, run('false; echo inside', { timeoutMs: 1500 }));
-    assertToolError(inside, 'WAIT_TIMEOUT');
+    // The inner shell's own marks were not taken: the outer command (the inner shell) has not
+    // finished, and it waits for input at its prompt.
+    assertToolError(inside, 'INPUT_REQUIRED');
     const exited = await h.input(id, run('exit 7'));
     const command = waitsOf(exited)[0]?.command;
     assert.equal(command?.exitCode, 7, exited.text);
@@ -329,7 +340,10 @@ describe('command marks', () => {
       env: envFor(home),
     });
     await h.waitFor(id, (s) => /plain\$$/.test(s.screen[s.cursor.row - 1] ?? ''));
-    const reply = await h.input(id, run('true', { timeoutMs: 800 }));
+    const stopped = await h.input(id, run('true', { timeoutMs: 5000 }));
+    const early = assertToolError(stopped, 'INPUT_REQUIRED');
+    assert.match(early.message, /printed no command marks.*pattern/);
+    const reply = await h.input(id, run('true', { timeoutMs: 800, stopOnInput: false }));
     const error = assertToolError(reply, 'WAIT_TIMEOUT');
     assert.match(error.message, /printed no command marks.*pattern/);
     await h.call('terminal_close', { sessionId: id });
