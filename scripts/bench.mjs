@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect, nodeFloorOnce, SERVER, startupOnce } from './bench/client.mjs';
+import { reportEarlyStop } from './bench/early-stop.mjs';
 import { SEQ_COUNT, seqCommand, styledFrames, styledScreenCommand } from './bench/fixtures.mjs';
 import { runHostileLoads } from './bench/hostile.mjs';
 import { parseOnly, runPty } from './bench/limits.mjs';
@@ -196,6 +197,9 @@ async function normalLoads() {
     '< 50 ms',
     stepMax < 50,
   );
+
+  // 3b. A wait at an unexpected prompt (npm init's type:) ends early, not at its timeout.
+  await reportEarlyStop(report, fmt, client, RUNS);
 
   // 4. Close: a program that exits on hangup.
   const closes = await repeat(RUNS, async () => {

@@ -34,6 +34,8 @@ export interface Config {
   readonly recordDir: string;
   /** Close a session after this long without a tool call naming it (0 = never). */
   readonly idleTimeoutMs: number;
+  /** Give interactive bash, zsh and fish shells command marks (spec/tools.md, Command marks). */
+  readonly commandMarks: boolean;
 }
 
 export const DEFAULT_CONFIG: Config = Object.freeze({
@@ -51,6 +53,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   logLevel: 'warn',
   recordDir: '',
   idleTimeoutMs: 0,
+  commandMarks: true,
 });
 
 /** Hard limits of the tool surface; not configurable. */
@@ -81,6 +84,8 @@ interface Option {
   readonly key: keyof Config;
   readonly help: string;
   readonly parse: (raw: string) => Config[keyof Config];
+  /** A flag that takes no value: giving it means this value. */
+  readonly flagValue?: string;
 }
 
 function integer(min: number, max: number) {
@@ -106,6 +111,11 @@ function byteSize(min: number, max: number) {
     }
     return n;
   };
+}
+
+function onOff(raw: string): boolean {
+  if (raw === '1' || raw === '0') return raw === '1';
+  throw configError(`expected 1 (on) or 0 (off), got "${raw}"`);
 }
 
 function logLevel(raw: string): LogLevel {
@@ -172,6 +182,14 @@ export const OPTIONS: readonly Option[] = [
     parse: integer(0, 30 * 24 * 3600 * 1000),
   },
   {
+    flag: '--no-command-marks',
+    env: 'AGENT_TTY_COMMAND_MARKS',
+    key: 'commandMarks',
+    help: 'start interactive bash, zsh and fish without command marks (env: 0 = off, 1 = on)',
+    parse: onOff,
+    flagValue: '0',
+  },
+  {
     flag: '--log-level',
     env: 'AGENT_TTY_LOG_LEVEL',
     key: 'logLevel',
@@ -195,7 +213,10 @@ export function loadConfig(
     const [flag, inline] = splitFlag(arg);
     const option = OPTIONS.find((o) => o.flag === flag);
     if (!option) throw configError(`unknown option "${arg}"; see agent-tty --help`);
-    const raw = inline ?? argv[++i];
+    if (option.flagValue !== undefined && inline !== undefined) {
+      throw configError(`${flag} takes no value; to set it from a value use ${option.env}`);
+    }
+    const raw = option.flagValue ?? inline ?? argv[++i];
     if (raw === undefined) throw configError(`${flag} needs a value`);
     values[option.key] = parseWith(option, raw, flag);
   }

@@ -64,7 +64,7 @@ function terminalHint(): string {
 function helpText(): string {
   const indent = ' '.repeat(26);
   const flags = OPTIONS.map((o) => {
-    const name = `${o.flag} <value>`;
+    const name = o.flagValue === undefined ? `${o.flag} <value>` : o.flag;
     // A name too long for its column puts the help on the next line.
     const head = name.length < 24 ? `  ${name.padEnd(24)}` : `  ${name}\n${indent}`;
     return `${head}${o.help}\n${indent}env ${o.env}`;

@@ -123,9 +123,15 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
     const outcome = await waitForCondition(
       session,
       { kind: 'exit' },
-      { timeoutMs: step.timeoutMs },
+      { timeoutMs: step.timeoutMs, stopOnInput: step.stopOnInput },
     );
     if (outcome.reason === 'timeout') throw waitTimeoutError({ kind: 'exit' }, step.timeoutMs);
+    if (outcome.reason === 'input') {
+      throw stepFailure(
+        `expectExit: the program has not exited and ${waitingForInput(outcome.quietMs)}`,
+        'INPUT_REQUIRED',
+      );
+    }
     const info = session.info();
     if (step.code !== undefined && info.exitCode !== step.code) {
       throw stepFailure(
@@ -149,6 +155,7 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
     outcome = await waitUntil(session, check, {
       timeoutMs: step.timeoutMs,
       what: `expect ${step.description}`,
+      stopOnInput: step.stopOnInput,
     });
   } catch (err) {
     // The screen of an exited program is final: the expectation cannot come right any more.
@@ -160,11 +167,25 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
   if (outcome.reason === 'timeout') {
     throw stepFailure(`expect ${step.description}: ${problem} within ${step.timeoutMs} ms`);
   }
+  if (outcome.reason === 'input') {
+    throw stepFailure(
+      `expect ${step.description}: ${problem}, and the program ${waitingForInput(outcome.quietMs)}`,
+      'INPUT_REQUIRED',
+    );
+  }
+}
+
+/** Why a step stopped before its timeout (see session/early-stop.ts). */
+function waitingForInput(quietMs = 0): string {
+  return `is waiting for input (quiet for ${quietMs} ms): answer it in an earlier step, or give this step stopOnInput:false to wait anyway`;
 }
 
 /** An expectation that does not hold. */
-function stepFailure(message: string): TerminalError {
-  return new TerminalError('WAIT_TIMEOUT', message);
+function stepFailure(
+  message: string,
+  code: 'WAIT_TIMEOUT' | 'INPUT_REQUIRED' = 'WAIT_TIMEOUT',
+): TerminalError {
+  return new TerminalError(code, message);
 }
 
 /** Why the expectation does not hold now, or undefined when it does. */

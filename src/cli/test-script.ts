@@ -24,6 +24,7 @@ export type Step =
       readonly style?: Record<string, unknown> | undefined;
       readonly absent: boolean;
       readonly timeoutMs: number;
+      readonly stopOnInput: boolean;
     }
   | {
       readonly kind: 'expectExit';
@@ -31,6 +32,7 @@ export type Step =
       readonly code?: number | undefined;
       readonly signal?: string | undefined;
       readonly timeoutMs: number;
+      readonly stopOnInput: boolean;
     }
   | {
       readonly kind: 'resize';
@@ -75,6 +77,7 @@ const ExpectSchema = z.strictObject({
   style: z.record(z.string(), z.unknown()).optional(),
   absent: z.boolean().optional(),
   timeoutMs: z.int().min(1).max(LIMITS.maxWaitMs).optional(),
+  stopOnInput: z.boolean().optional(),
 });
 
 const ExpectExitSchema = z.strictObject({
@@ -82,6 +85,7 @@ const ExpectExitSchema = z.strictObject({
   code: z.int().optional(),
   signal: z.string().optional(),
   timeoutMs: z.int().min(1).max(LIMITS.maxWaitMs).optional(),
+  stopOnInput: z.boolean().optional(),
 });
 
 const ResizeSchema = z.strictObject({
@@ -143,6 +147,7 @@ export function parseTestScript(json: unknown, quietMs: number): TestScript {
         style: e.style,
         absent: e.absent === true,
         timeoutMs: e.timeoutMs ?? EXPECT_TIMEOUT_MS,
+        stopOnInput: e.stopOnInput !== false,
       };
     }
     if (raw.type === 'expectExit') {
@@ -153,6 +158,7 @@ export function parseTestScript(json: unknown, quietMs: number): TestScript {
         code: e.code,
         signal: e.signal,
         timeoutMs: e.timeoutMs ?? 30_000,
+        stopOnInput: e.stopOnInput !== false,
       };
     }
     if (raw.type === 'resize') {

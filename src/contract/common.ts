@@ -22,7 +22,7 @@ export const commonSchemas = lazy(() => {
 
   /** The settle fields of every call that returns a screen (a settle wait action re-describes them). */
   const settleFields = {
-    settleMs: timingMs.optional().describe('Return after this much quiet (default 250).'),
+    settleMs: timingMs.optional().describe('Quiet ms to wait for (default 250).'),
     settleTimeoutMs: z
       .int()
       .min(1)

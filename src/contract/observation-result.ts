@@ -24,6 +24,7 @@ export const observationResultSchemas = lazy(() => {
     ...errorField,
     // terminal_start
     timedOut: z.boolean().optional(),
+    inputRequired: z.boolean().optional(),
     closed: z.boolean().optional(),
     recording: z.string().optional(),
     recordingError: z.string().optional(),
@@ -48,6 +49,7 @@ export const RESULT_ORDER: readonly string[] = [
   'sessionId',
   'error',
   'timedOut',
+  'inputRequired',
   'closed',
   'recording',
   'recordingError',

@@ -12,11 +12,26 @@ export const progressSchemas = lazy(() => {
     reason: z.string(),
     elapsedMs: z.int(),
     match: z
-      .strictObject({ text: z.string(), row: z.int().optional(), column: z.int().optional() })
+      .strictObject({
+        text: z.string(),
+        line: z.int().optional(),
+        row: z.int().optional(),
+        column: z.int().optional(),
+      })
+      .optional(),
+    command: z
+      .strictObject({
+        exitCode: z.int().optional(),
+        fromLine: z.int().optional(),
+        toLine: z.int().optional(),
+      })
       .optional(),
   });
   return { WaitReportSchema };
 });
 
-/** How a wait that waited for a condition ended (quiet, input, exited, timeout; matched, gone). */
+/**
+ * How a wait that waited for a condition ended (quiet, input, exited, timeout; matched, gone;
+ * finished), with what matched or the command that finished.
+ */
 export type WaitReport = z.output<ReturnType<typeof progressSchemas>['WaitReportSchema']>;

@@ -49,7 +49,7 @@ export const actionSchemas = lazy(() => {
         .string()
         .max(LIMITS.maxPayloadBytes)
         .optional()
-        .describe('text, paste: the text (paste: bracketed if the program asks).'),
+        .describe('text, paste: the text (paste is bracketed if asked).'),
     ),
     key: field(
       { key: 'required' },
@@ -58,9 +58,7 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(32)
         .optional()
-        .describe(
-          'key: Enter, Tab, Escape, Backspace, Up, Down, Left, Right, PageUp, Home, Delete, F1… or an ASCII character.',
-        ),
+        .describe('key: Enter, Tab, Escape, Backspace, Up, Home, F1… or one character.'),
     ),
     modifiers: field(
       { key: 'optional', mouse: 'optional' },
@@ -72,7 +70,7 @@ export const actionSchemas = lazy(() => {
     ),
     event: field(
       { mouse: 'required' },
-      z.enum(MOUSE_EVENTS).optional().describe('mouse: the program must turn mouse reporting on.'),
+      z.enum(MOUSE_EVENTS).optional().describe("mouse: needs the program's mouse mode on."),
     ),
     row: field(
       { mouse: 'required' },
@@ -115,7 +113,7 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(4096)
         .optional()
-        .describe('wait: until this regex matches a line on screen or scrolled off.'),
+        .describe('wait: until a regex matches a line on screen or scrolled off.'),
     ),
     ignoreCase: field(
       { wait: 'optional' },
@@ -123,11 +121,12 @@ export const actionSchemas = lazy(() => {
     ),
     gone: field(
       { wait: 'optional' },
-      z.boolean().optional().describe('wait, pattern: until it leaves the screen.'),
+      z.boolean().optional().describe('wait, pattern: until off the screen.'),
     ),
-    exit: field(
+    exit: field({ wait: 'optional' }, z.literal(true).optional().describe('wait: until it exits.')),
+    command: field(
       { wait: 'optional' },
-      z.literal(true).optional().describe('wait: until the program exits.'),
+      z.literal(true).optional().describe('wait: until the shell command ends.'),
     ),
     timeoutMs: field(
       { wait: 'optional' },
@@ -136,15 +135,19 @@ export const actionSchemas = lazy(() => {
         .min(1)
         .max(LIMITS.maxWaitMs)
         .optional()
-        .describe('wait, pattern/exit: then WAIT_TIMEOUT (default 30000).'),
+        .describe('wait: then WAIT_TIMEOUT (default 30000).'),
+    ),
+    stopOnInput: field(
+      { wait: 'optional' },
+      z.boolean().optional().describe('wait: false: no INPUT_REQUIRED.'),
     ),
     settleMs: field(
       settle,
-      settleFields.settleMs.describe('wait: quiet time for this wait only (default 250).'),
+      settleFields.settleMs.describe('wait: quiet for this wait (default 250).'),
     ),
     settleTimeoutMs: field(
       settle,
-      settleFields.settleTimeoutMs.describe("wait: this wait's deadline; then the batch goes on."),
+      settleFields.settleTimeoutMs.describe("wait: this wait's deadline, then go on."),
     ),
   };
 

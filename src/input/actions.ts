@@ -18,7 +18,9 @@ export type ExpectCondition =
       readonly source: string;
       readonly gone: boolean;
     }
-  | { readonly kind: 'exit' };
+  | { readonly kind: 'exit' }
+  /** The shell's current command to finish (its D mark), or the shell to exit. */
+  | { readonly kind: 'command' };
 
 /** Default time an expect-style wait allows. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
@@ -51,7 +53,13 @@ export type Action =
       readonly settleMs: number | undefined;
       readonly settleTimeoutMs: number | undefined;
     }
-  | { readonly type: 'expect'; readonly condition: ExpectCondition; readonly timeoutMs: number };
+  | {
+      readonly type: 'expect';
+      readonly condition: ExpectCondition;
+      readonly timeoutMs: number;
+      /** End early when the program waits for input instead (INPUT_REQUIRED). */
+      readonly stopOnInput: boolean;
+    };
 
 /** Which action an error is about: its index, and how the caller's list names it. */
 export interface ActionAt {
@@ -183,11 +191,12 @@ function parseWait(wire: WireAction, at: ActionAt): Action {
       'settleMs/settleTimeoutMs',
     wire.pattern !== undefined && 'pattern',
     wire.exit !== undefined && 'exit',
+    wire.command !== undefined && 'command',
   ].filter((k): k is string => typeof k === 'string');
   if (kinds.length > 1) {
     throw actionError(
       at,
-      `a wait takes one of durationMs (a pause), settleMs/settleTimeoutMs (until the screen settles), pattern (until text appears or, with gone, leaves) or exit (until the program exits), not ${kinds.join(' and ')}`,
+      `a wait takes one of durationMs (a pause), settleMs/settleTimeoutMs (until the screen settles), pattern (until text appears or, with gone, leaves), exit (until the program exits) or command (until the shell's command finishes), not ${kinds.join(' and ')}`,
       'INVALID_ARGUMENT',
     );
   }
@@ -198,10 +207,22 @@ function parseWait(wire: WireAction, at: ActionAt): Action {
     if (wire.ignoreCase !== undefined) throw misplaced('ignoreCase', 'pattern');
     if (wire.gone !== undefined) throw misplaced('gone', 'pattern');
   }
-  if (kind !== 'pattern' && kind !== 'exit' && wire.timeoutMs !== undefined) {
-    throw misplaced('timeoutMs', 'pattern or exit (use settleTimeoutMs to bound a settle)');
+  if (kind !== 'pattern' && kind !== 'exit' && kind !== 'command' && wire.timeoutMs !== undefined) {
+    throw misplaced(
+      'timeoutMs',
+      'pattern, exit or command (use settleTimeoutMs to bound a settle)',
+    );
+  }
+  if (
+    kind !== 'pattern' &&
+    kind !== 'exit' &&
+    kind !== 'command' &&
+    wire.stopOnInput !== undefined
+  ) {
+    throw misplaced('stopOnInput', 'pattern, exit or command');
   }
   const timeoutMs = wire.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const stopOnInput = wire.stopOnInput !== false;
   if (kind === 'durationMs') return { type: 'wait', durationMs: wire.durationMs as number };
   if (kind === 'pattern') {
     const source = wire.pattern as string;
@@ -215,11 +236,16 @@ function parseWait(wire: WireAction, at: ActionAt): Action {
       type: 'expect',
       condition: { kind: 'pattern', query, source, gone: wire.gone === true },
       timeoutMs,
+      stopOnInput,
     };
   }
   if (kind === 'exit') {
     if (wire.exit !== true) throw actionError(at, '"exit" must be true', 'INVALID_ARGUMENT');
-    return { type: 'expect', condition: { kind: 'exit' }, timeoutMs };
+    return { type: 'expect', condition: { kind: 'exit' }, timeoutMs, stopOnInput };
+  }
+  if (kind === 'command') {
+    if (wire.command !== true) throw actionError(at, '"command" must be true', 'INVALID_ARGUMENT');
+    return { type: 'expect', condition: { kind: 'command' }, timeoutMs, stopOnInput };
   }
   return { type: 'observe', settleMs: wire.settleMs, settleTimeoutMs: wire.settleTimeoutMs };
 }

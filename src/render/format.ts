@@ -4,6 +4,7 @@
  * (`row: start-end=sN`, sN being styles[N]) with their legend; a screen with more styling than a
  * reader could use gets a one-line summary instead. Pure.
  */
+import type { WaitReport } from '../contract/progress.js';
 import type { Style } from '../contract/snapshot.js';
 import type { BatchProgress } from '../session/run-batch.js';
 import type { SessionInfo, Snapshot } from '../session/session.js';
@@ -155,10 +156,37 @@ export function formatProgress(progress: BatchProgress): string {
     `actionsCompleted: ${progress.actionsCompleted}, inputSent: ${progress.inputSent}`,
   ];
   for (const w of progress.waits) {
-    const where =
-      w.match?.row !== undefined ? ` at row ${w.match.row} column ${w.match.column}` : '';
+    if (w.command) {
+      parts.push(
+        `wait #${w.actionIndex}: ${formatCommand(w.reason, w.command)}, after ${w.elapsedMs} ms`,
+      );
+      continue;
+    }
+    const where = matchPlace(w.match);
     const what = w.match ? ` ${JSON.stringify(w.match.text)}${where}` : '';
     parts.push(`wait #${w.actionIndex}: ${w.reason}${what} after ${w.elapsedMs} ms`);
   }
   return parts.join('\n');
+}
+
+/** Where a wait's match is: ` at row 3 column 5`, with its line once that differs from the row. */
+function matchPlace(match: WaitReport['match']): string {
+  if (!match) return '';
+  if (match.row === undefined) return match.line === undefined ? '' : ` at line ${match.line}`;
+  const line = match.line !== undefined && match.line !== match.row ? ` (line ${match.line})` : '';
+  return ` at row ${match.row} column ${match.column}${line}`;
+}
+
+/** `command finished: exit 1, output lines 12-40`; `the shell exited during the command: …`. */
+function formatCommand(reason: string, command: NonNullable<WaitReport['command']>): string {
+  const head = reason === 'finished' ? 'command finished' : 'the shell exited during the command';
+  const exit = command.exitCode !== undefined ? `exit ${command.exitCode}, ` : '';
+  const { fromLine, toLine } = command;
+  const lines =
+    fromLine === undefined || toLine === undefined
+      ? 'no output'
+      : fromLine === toLine
+        ? `output line ${fromLine}`
+        : `output lines ${fromLine}-${toLine}`;
+  return `${head}: ${exit}${lines}`;
 }

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_CONFIG } from '../config.js';
 import { PACKAGE } from '../version.js';
+import { type CommandMark, CommandMarkLog, parseCommandMark } from './command-marks.js';
 import { fingerprintScreen } from './fingerprint.js';
 import { extractScreen, type ScreenGrid } from './grid.js';
 import { HistoryTap, MIN_EMULATOR_SCROLLBACK } from './history-tap.js';
@@ -42,6 +43,8 @@ export interface ScreenOptions {
   /** Called with true when unparsed output exceeds the high-water mark, false when drained. */
   readonly onPressure?: (high: boolean) => void;
   readonly now?: () => number;
+  /** Record shell integration marks (OSC 133) that carry this nonce (command-marks.ts). */
+  readonly commandMarkNonce?: string | undefined;
 }
 
 /** Longest title reported; a longer one is cut and ends with an ellipsis. */
@@ -80,6 +83,7 @@ export class Screen {
   private _batch: Uint8Array[] = [];
   private _batchBytes = 0;
   private readonly _listeners = new Set<() => void>();
+  private readonly _marks = new CommandMarkLog();
   private _disposed = false;
 
   constructor(private readonly _options: ScreenOptions) {
@@ -99,6 +103,38 @@ export class Screen {
         this._title = safeTitle(title);
       }),
     ];
+    const nonce = _options.commandMarkNonce;
+    if (nonce !== undefined) {
+      this._disposables.push(
+        this._term.parser.registerOscHandler(133, (data) => {
+          const mark = parseCommandMark(data, nonce);
+          const { line, column, isAlternate } = this.cursorLine();
+          // Marks from the alternate screen belong to a full-screen program, not to the shell.
+          if (mark && !isAlternate) this._marks.add(mark, line, column);
+          return true;
+        }),
+      );
+    }
+  }
+
+  /** The shell integration marks recorded so far (none without a nonce), oldest first. */
+  get commandMarks(): readonly CommandMark[] {
+    return this._marks.marks;
+  }
+
+  /** Seq of the last mark recorded (0 before the first). */
+  get commandMarkSeq(): number {
+    return this._marks.seq;
+  }
+
+  /** The cursor's line in the one line numbering (line historyTotal + row) and its column. */
+  cursorLine(): { line: number; column: number; isAlternate: boolean } {
+    const buffer = this._term.buffer.active;
+    return {
+      line: this.historyTotal + buffer.cursorY + 1,
+      column: buffer.cursorX + 1,
+      isAlternate: buffer.type === 'alternate',
+    };
   }
 
   get cols(): number {

@@ -25,6 +25,8 @@ export interface LaunchPlan {
   readonly env: Record<string, string>;
   /** The command as the caller gave it, or null for an interactive shell. */
   readonly command: string | null;
+  /** The shell starts as a login shell (`-l`). */
+  readonly login: boolean;
   /**
    * Whether the session gives its shells a history file of their own (HISTFILE, set by the
    * session, removed at close); false when the caller names HISTFILE in env or unsetEnv.
@@ -81,7 +83,7 @@ export function planLaunch(request: LaunchRequest, defaults: LaunchDefaults): La
   env.TERM = TERM;
   const cwd = resolve(defaults.cwd, request.cwd ?? '.');
   env.PWD = cwd;
-  return { file: shell, args, cwd, env, command, sessionHistory };
+  return { file: shell, args, cwd, env, command, login, sessionHistory };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

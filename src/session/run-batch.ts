@@ -19,7 +19,12 @@ import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
 import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import { type ObserveDefaults, observeOptions } from './observation.js';
 import type { Session } from './session.js';
-import { describeCondition, waitForCondition, waitTimeoutError } from './wait.js';
+import {
+  describeCondition,
+  inputRequiredError,
+  waitForCondition,
+  waitTimeoutError,
+} from './wait.js';
 
 export interface BatchProgress {
   actionsCompleted: number;
@@ -56,7 +61,9 @@ export function precheckBatch(
   session.assertRunning();
   const modes = session.modes();
   actions.forEach((action, index) => {
-    if (action.type === 'key') {
+    if (action.type === 'expect' && action.condition.kind === 'command') {
+      if (!session.hasCommandMarks) throw noCommandMarksError(at(index));
+    } else if (action.type === 'key') {
       const encoded = encodeKey(action.press, modes);
       if (!encoded.ok) throw actionError(at(index), encoded.reason, 'INVALID_KEY');
     } else if (action.type === 'mouse') {
@@ -153,16 +160,28 @@ async function runAction(
       const what = describeCondition(action.condition);
       const outcome = await waitForCondition(session, action.condition, {
         timeoutMs: action.timeoutMs,
+        stopOnInput: action.stopOnInput,
         signal: options.signal,
         onProgress:
           options.onProgress && ((e, t) => options.onProgress?.(e, t, `waiting for ${what}`)),
       });
-      if (outcome.reason === 'timeout') throw waitTimeoutError(action.condition, action.timeoutMs);
+      if (outcome.reason === 'timeout') {
+        const marksSeen = session.commandMarkSeq > 0;
+        throw waitTimeoutError(action.condition, action.timeoutMs, marksSeen);
+      }
+      if (outcome.reason === 'input') {
+        throw inputRequiredError(
+          action.condition,
+          outcome.quietMs ?? 0,
+          session.commandMarkSeq > 0,
+        );
+      }
       progress.waits.push({
         actionIndex: index,
         reason: outcome.reason,
         elapsedMs: Math.round(outcome.elapsedMs),
         ...(outcome.match ? { match: outcome.match } : {}),
+        ...(outcome.command ? { command: outcome.command } : {}),
       });
       return;
     }
@@ -213,6 +232,15 @@ export function mouseReports(
 /** What MOUSE_NOT_ENABLED tells an agent to do instead (spec/errors.md says the same). */
 export const MOUSE_NOT_ENABLED_ADVICE =
   "turn the program's mouse support on (for example vim with :set mouse=a), or use the keyboard: key actions for arrow keys and Enter, or the program's own keys";
+
+/** A command wait in a session whose program has no command marks. */
+function noCommandMarksError(at: ActionAt): TerminalError {
+  return actionError(
+    at,
+    'this session has no command marks (only interactive bash, zsh and fish shells started by terminal_start without a command get them, unless the server runs with --no-command-marks); wait for the prompt instead: {"type":"wait","pattern":"[$#%>] $"}',
+    'INVALID_ARGUMENT',
+  );
+}
 
 function mouseError(
   at: ActionAt,

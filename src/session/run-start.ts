@@ -29,6 +29,8 @@ export interface StartRequest extends LaunchRequest, SettleRequest {
   readonly timeoutMs?: number | undefined;
   readonly autoClose?: boolean | undefined;
   readonly scrollbackLines?: number | undefined;
+  /** waitForExit: false keeps waiting when the program asks for input (default true). */
+  readonly stopOnInput?: boolean | undefined;
 }
 
 export interface StartDefaults extends ObserveDefaults {
@@ -48,6 +50,8 @@ export interface StartOutcome {
   readonly snapshot: Snapshot;
   /** waitForExit: the program was still running at the timeout. */
   readonly timedOut: boolean;
+  /** waitForExit: the run ended early because the program waits for input (early-stop.ts). */
+  readonly inputRequired: boolean;
   /** autoClose: the session was closed after the run. */
   readonly closed?: boolean;
 }
@@ -66,6 +70,13 @@ export async function runStart(
       { timeoutMs: request.timeoutMs },
     );
   }
+  if (request.stopOnInput !== undefined && !request.waitForExit) {
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      'stopOnInput applies only with waitForExit:true; add it, or leave stopOnInput out',
+      { stopOnInput: request.stopOnInput },
+    );
+  }
   const session = await registry.start({
     plan: planLaunch(request, options.launch),
     cols: request.cols ?? options.defaults.defaultCols,
@@ -74,12 +85,14 @@ export async function runStart(
   });
   const scrollbackLines = request.scrollbackLines ?? 0;
   let snapshot: Snapshot;
-  let timedOut = false;
+  let ending: ExitWaitEnding = 'exited';
   try {
     if (request.waitForExit) {
-      timedOut = await runToExit(session, request.timeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS, options);
+      ending = await runToExit(session, request, options);
       await session.whenParsed();
-      snapshot = session.snapshot(timedOut ? 'none' : 'exited', scrollbackLines);
+      // An input stop was confirmed by an output barrier on a quiet screen: that is settled.
+      const observed = ending === 'timeout' ? 'none' : ending === 'input' ? 'input' : 'exited';
+      snapshot = session.snapshot(observed, scrollbackLines);
     } else {
       snapshot = await session.observe(
         observeOptions(options.defaults, request, options.signal),
@@ -89,8 +102,14 @@ export async function runStart(
   } catch (err) {
     throw withLatestScreen(err, session, 'terminal_start').withPartial(recordingFields(session));
   }
-  if (!request.autoClose) return { session, snapshot, timedOut };
-  return { session, snapshot, timedOut, closed: await registry.close(session.id) };
+  const outcome = {
+    session,
+    snapshot,
+    timedOut: ending === 'timeout',
+    inputRequired: ending === 'input',
+  };
+  if (!request.autoClose) return outcome;
+  return { ...outcome, closed: await registry.close(session.id) };
 }
 
 /** The recording path, or why the session is not recorded although that was asked. */
@@ -101,17 +120,21 @@ export function recordingFields(session: Session): Record<string, unknown> {
   };
 }
 
-/** Waits for the program to exit; true when it was still running at the timeout. */
+/** How a one-shot run's wait ended: the exit, the timeout, or the program waiting for input. */
+type ExitWaitEnding = 'exited' | 'timeout' | 'input';
+
+/** Waits for the program to exit, at most the request's timeout, unless it waits for input. */
 async function runToExit(
   session: Session,
-  timeoutMs: number,
+  request: StartRequest,
   options: StartOptions,
-): Promise<boolean> {
+): Promise<ExitWaitEnding> {
   const outcome = await waitForCondition(
     session,
     { kind: 'exit' },
     {
-      timeoutMs,
+      timeoutMs: request.timeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS,
+      stopOnInput: request.stopOnInput !== false,
       signal: options.signal,
       onProgress:
         options.onProgress &&
@@ -119,5 +142,5 @@ async function runToExit(
           options.onProgress?.(elapsed, total, 'waiting for the program to exit')),
     },
   );
-  return outcome.reason === 'timeout';
+  return outcome.reason === 'timeout' || outcome.reason === 'input' ? outcome.reason : 'exited';
 }

@@ -21,6 +21,7 @@ export function createSessionFactory(config: Config, logger: Logger): SessionFac
       killGraceMs: 1000,
     },
     logger,
+    commandMarks: config.commandMarks,
   };
   // Waits and finds run patterns in a worker; start it now rather than at the first search.
   sharedMatchPool().warm();

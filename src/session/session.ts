@@ -9,9 +9,10 @@ import type { SessionInfo } from '../contract/session-info.js';
 import type { SettleLabel, Snapshot } from '../contract/snapshot.js';
 import { sessionClosedError, TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { createInputWaitProbe, type InputWaitProbe } from '../pty/input-wait.js';
+import { createInputWaitProbe, type InputWait, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
+import type { CommandMark } from '../screen/command-marks.js';
 import type { HistorySlice, RowText } from '../screen/lines.js';
 import { Screen } from '../screen/screen.js';
 import { type SettleResult, type SettleSource, waitForSettle } from '../screen/settle.js';
@@ -22,6 +23,7 @@ import type { LaunchPlan } from './launch.js';
 import type { ObserveOptions } from './observation.js';
 import { Recorder } from './recorder.js';
 import { createSessionHistory, type SessionHistory } from './shell-history.js';
+import { createShellIntegration, type ShellIntegration } from './shell-integration.js';
 
 export type SessionStatus = Snapshot['status'];
 
@@ -39,6 +41,8 @@ export interface SessionDeps {
   readonly logger: Logger;
   /** false turns the input-wait signal off (settlement then uses the quiet interval only). */
   readonly inputWaitProbe?: boolean;
+  /** false: interactive bash, zsh and fish start as they are, without command marks. */
+  readonly commandMarks?: boolean;
 }
 
 export interface SessionSpec {
@@ -66,6 +70,9 @@ export class Session implements SettleSource {
   private readonly _probe: InputWaitProbe | undefined;
   private readonly _recorder: Recorder | undefined;
   private readonly _history: SessionHistory | undefined;
+  private readonly _integration: ShellIntegration | undefined;
+  /** commandMarkSeq when input was last sent. */
+  private _inputMarkSeq = 0;
   private readonly _recordingError: string | undefined;
   private _status: SessionStatus = 'running';
   private _exit: PtyExit | undefined;
@@ -82,6 +89,9 @@ export class Session implements SettleSource {
     this.command = spec.plan.command;
     this.cwd = spec.plan.cwd;
     let pty: PtyHandle | undefined;
+    this._integration =
+      _deps.commandMarks === false ? undefined : openIntegration(spec, _deps.logger);
+    const launch = this._integration?.launch ?? spec.plan;
     this._screen = new Screen({
       cols: spec.cols,
       rows: spec.rows,
@@ -93,15 +103,16 @@ export class Session implements SettleSource {
         if (pty?.reply(data)) this._probe?.markInput();
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
+      commandMarkNonce: this._integration?.nonce,
     });
     this._history = spec.plan.sessionHistory ? openHistory(spec.id, _deps.logger) : undefined;
     try {
       pty = _deps.spawn(
         {
-          file: spec.plan.file,
-          args: spec.plan.args,
+          file: launch.file,
+          args: [...launch.args],
           cwd: spec.plan.cwd,
-          env: this._history ? { ...spec.plan.env, HISTFILE: this._history.file } : spec.plan.env,
+          env: this._history ? { ...launch.env, HISTFILE: this._history.file } : { ...launch.env },
           cols: spec.cols,
           rows: spec.rows,
         },
@@ -116,6 +127,7 @@ export class Session implements SettleSource {
     } catch (err) {
       this._screen.dispose();
       this._history?.remove();
+      this._integration?.remove();
       throw err;
     }
     this._pty = pty;
@@ -187,6 +199,26 @@ export class Session implements SettleSource {
   isWaitingForInput(): boolean {
     return this._status === 'running' && !this._closed && this._probe?.isWaiting() === true;
   }
+  /** Whether this session can tell when its program waits for input (Linux; probe on). */
+  get detectsInputWait(): boolean {
+    return this._probe !== undefined;
+  }
+  /**
+   * The foreground program's wait for input (how long it may last, the CPU its group used), or
+   * undefined when it does not wait (or this cannot be told).
+   */
+  inputWait(): InputWait | undefined {
+    if (this._status !== 'running' || this._closed) return undefined;
+    return this._probe?.inputWait();
+  }
+  /** Whether nothing else in the terminal's session can print on its own (see the probe). */
+  othersIdle(): boolean {
+    return this._status === 'running' && !this._closed && this._probe?.othersIdle() === true;
+  }
+  /** Input bytes sent that the terminal has not taken yet. */
+  get pendingInputBytes(): number {
+    return this._pty.pendingInputBytes;
+  }
   async confirmInputWait(): Promise<boolean> {
     if (!this.isWaitingForInput()) return false;
     if (!(await this._pty.barrier())) return false;
@@ -217,6 +249,31 @@ export class Session implements SettleSource {
   /** Lines that scrolled off the top of the screen: screen row r is line historyTotal + r. */
   get historyTotal(): number {
     return this._screen.historyTotal;
+  }
+
+  /** Whether the session's shell was started with command marks (shell-integration.ts). */
+  get hasCommandMarks(): boolean {
+    return this._integration !== undefined;
+  }
+
+  /** The shell's command marks so far, oldest first (screen/command-marks.ts). */
+  get commandMarks(): readonly CommandMark[] {
+    return this._screen.commandMarks;
+  }
+
+  /** Seq of the last command mark parsed (0 before the first). */
+  get commandMarkSeq(): number {
+    return this._screen.commandMarkSeq;
+  }
+
+  /** commandMarkSeq when input was last sent: marks after it came after that input. */
+  get inputMarkSeq(): number {
+    return this._inputMarkSeq;
+  }
+
+  /** The cursor's line in the one line numbering, and its column. */
+  cursorLine(): { line: number; column: number } {
+    return this._screen.cursorLine();
   }
 
   /**
@@ -342,6 +399,7 @@ export class Session implements SettleSource {
   send(data: Uint8Array): void {
     this.assertRunning();
     this._probe?.markInput();
+    this._inputMarkSeq = this._screen.commandMarkSeq;
     this._pty.write(data);
     this._recorder?.input(data);
   }
@@ -402,6 +460,7 @@ export class Session implements SettleSource {
       this._recorder?.close();
       // After the processes are gone: a shell writes its history as it exits.
       this._history?.remove();
+      this._integration?.remove();
     }
   }
 
@@ -422,6 +481,18 @@ function openHistory(sessionId: string, logger: Logger): SessionHistory | undefi
   } catch (err) {
     logger.warn(
       `session ${sessionId}: no private shell history (${(err as Error).message}); its shells use their default history file`,
+    );
+    return undefined;
+  }
+}
+
+/** The shell's startup files with command marks; without them the shell starts as it is. */
+function openIntegration(spec: SessionSpec, logger: Logger): ShellIntegration | undefined {
+  try {
+    return createShellIntegration(spec.id, spec.plan);
+  } catch (err) {
+    logger.warn(
+      `session ${spec.id}: no command marks (${(err as Error).message}); its shell starts without them`,
     );
     return undefined;
   }

@@ -18,7 +18,7 @@ export const terminalInputSchemas = lazy(() => {
       .array(actionSchemas().ActionSchema)
       .min(1)
       .max(LIMITS.maxActions)
-      .describe('At most 1 MiB of text, paste and raw bytes in all.'),
+      .describe('1 MiB of text, paste and raw at most.'),
     ...settleFields,
   });
 

@@ -9,10 +9,10 @@ export const terminalInput = defineTool({
   name: 'terminal_input',
   title: 'Type, press keys, click',
   description: [
-    'Send actions in order, then return the screen once it settles.',
-    'Actions go back to back; between them, wait:',
-    '{"type":"wait"} until the screen settles; with pattern, until a regex matches (gone: until it stops); with exit:true, until the program exits.',
-    'All are checked before any is sent; after a failure read failedActionIndex before retrying.',
+    'Send actions in order, then return the settled screen.',
+    'Waits: {"type":"wait"} (settle), pattern (a regex; gone: until it leaves), exit:true, command:true (the shell command ends: exit code);',
+    'these end early with INPUT_REQUIRED if the program asks something.',
+    'All are checked before any is sent; on failure read failedActionIndex before retrying.',
   ].join(' '),
   annotations: {
     title: 'Type, press keys, click',

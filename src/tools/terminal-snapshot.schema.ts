@@ -25,9 +25,9 @@ export const terminalSnapshotSchemas = lazy(() => {
       text: z.string().min(1).max(4096).optional().describe('Literal text.'),
       pattern: z.string().min(1).max(4096).optional().describe('Or a regex.'),
       ignoreCase: z.boolean().optional().describe('Ignore case.'),
-      history: z.int().min(0).optional().describe('Also search history after this line.'),
+      history: z.int().min(0).optional().describe('And history after this line.'),
     })
-    .describe('Also return where this is.');
+    .describe('Also return matches.');
 
   const SnapshotInputSchema = z.strictObject({
     sessionId: SessionIdSchema,
@@ -36,13 +36,13 @@ export const terminalSnapshotSchemas = lazy(() => {
       .min(0)
       .max(LIMITS.maxScrollbackRequest)
       .optional()
-      .describe('Also return up to this many lines above the screen.'),
+      .describe('Also return this many lines above the screen.'),
     historySince: z
       .int()
       .min(0)
       .optional()
       .describe(
-        'Lines scrolled off after this line (0: all; a past historyTotal: new ones); more at nextSince.',
+        'Lines after this line (0: all; a past historyTotal: new ones); more at nextSince.',
       ),
     region: RegionSchema.optional(),
     find: FindSchema.optional(),

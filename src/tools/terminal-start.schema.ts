@@ -36,17 +36,15 @@ export const terminalStartSchemas = lazy(() => {
       .min(1)
       .max(LIMITS.maxWaitMs)
       .optional()
-      .describe('waitForExit: then timedOut:true (default 60000).'),
-    autoClose: z
-      .boolean()
-      .optional()
-      .describe('waitForExit: then close the session, ending what runs.'),
+      .describe('waitForExit: then timedOut (default 60000).'),
+    stopOnInput: z.boolean().optional().describe('waitForExit: false: no inputRequired.'),
+    autoClose: z.boolean().optional().describe('waitForExit: then close it, ending what runs.'),
     scrollbackLines: z
       .int()
       .min(0)
       .max(LIMITS.maxScrollbackRequest)
       .optional()
-      .describe('Also return up to this many lines above the screen.'),
+      .describe('Also return this many lines above the screen.'),
     record: z
       .boolean()
       .optional()

@@ -12,7 +12,7 @@ export const terminalStart = defineTool({
   title: 'Start a terminal',
   description: [
     'Run a command in a real terminal (PTY), for what a plain shell tool hangs on: prompts, REPLs, TUIs, ssh.',
-    'Returns the settled screen and a sessionId for the other tools.',
+    'Returns the settled screen and a sessionId.',
     'One-shot run: waitForExit with autoClose.',
   ].join(' '),
   annotations: {
@@ -31,11 +31,16 @@ export const terminalStart = defineTool({
       signal: ctx.signal,
       onProgress: ctx.progress,
     });
-    const { session, snapshot, timedOut, closed } = outcome;
+    const { session, snapshot, timedOut, inputRequired, closed } = outcome;
     const recording = recordingFields(session);
     const notes = [
       timedOut
         ? `still running after ${args.timeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS} ms (timedOut)`
+        : '',
+      inputRequired
+        ? closed
+          ? 'was waiting for input (inputRequired): start it without autoClose to answer'
+          : 'waiting for input (inputRequired): answer it with terminal_input (stopOnInput:false waits for the exit)'
         : '',
       closed ? 'session closed (autoClose)' : '',
       session.recording ? `recording: ${session.recording}` : '',
@@ -47,6 +52,7 @@ export const terminalStart = defineTool({
         snapshot,
         ...recording,
         ...(timedOut ? { timedOut } : {}),
+        ...(inputRequired ? { inputRequired } : {}),
         ...(closed === undefined ? {} : { closed }),
       },
       text: [formatSnapshot(session.id, snapshot), ...notes].join('\n'),

@@ -120,6 +120,39 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     assert.ok(ms < 10_000, `failed after ${Math.round(ms)} ms, not at the 20 s timeout`);
   });
 
+  it('fails an expect or expectExit early when the program asks for input instead', {
+    skip: process.platform === 'linux' ? false : 'the input-wait probe needs Linux',
+  }, () => {
+    const write = (name: string, step: Record<string, unknown>) => {
+      const file = join(dir, `${name}.json`);
+      const command = "read -p 'Overwrite? [y/N] ' x; echo saved";
+      writeFileSync(
+        file,
+        JSON.stringify({ name, command, shell: '/bin/bash', login: false, steps: [step] }),
+      );
+      return file;
+    };
+    const started = performance.now();
+    const result = run(
+      write('asks-before-expect', { type: 'expect', text: 'saved', timeoutMs: 20_000 }),
+      write('asks-before-exit', { type: 'expectExit', timeoutMs: 20_000 }),
+      write('waits-anyway', { type: 'expect', text: 'saved', timeoutMs: 1500, stopOnInput: false }),
+    );
+    const ms = performance.now() - started;
+    assert.equal(result.status, 1, result.stdout);
+    assert.match(
+      result.stdout,
+      /step 0 expect "saved": not on the screen, and the program is waiting for input \(quiet for \d+ ms\): answer it in an earlier step, or give this step stopOnInput:false/,
+    );
+    assert.match(
+      result.stdout,
+      /step 0 expectExit: the program has not exited and is waiting for input/,
+    );
+    assert.match(result.stdout, /1│Overwrite\? \[y\/N\]/);
+    assert.match(result.stdout, /step 0 expect "saved": not on the screen within 1500 ms/);
+    assert.ok(ms < 10_000, `failed after ${Math.round(ms)} ms, not at the 20 s timeouts`);
+  });
+
   it('turns a recording into a script that replays', async () => {
     const records = join(dir, 'records');
     const h = await startServer({ args: ['--record-dir', records] });

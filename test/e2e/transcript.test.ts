@@ -143,7 +143,10 @@ describe('the transcript behind history', { skip: needsPython, timeout: 240_000 
     assert.equal(reply.isError, false, reply.text.slice(0, 300));
     const [wait] = (reply.data as { waits?: { reason: string; match?: object }[] }).waits ?? [];
     assert.deepEqual(wait?.reason, 'matched');
-    assert.deepEqual(wait?.match, { text: '50000' }, 'in history: no row');
+    // seq's line N is history line N: a line number, and no row (it is not on the screen).
+    assert.deepEqual(wait?.match, { text: '50000', line: 50000 });
+    const around = await h.snapshot(id, { historySince: 49_999 });
+    assert.equal(around.history?.lines[0], '50000');
     await h.call('terminal_close', { sessionId: id });
   });
 

@@ -28,7 +28,9 @@ export interface Structured {
   actionsCompleted?: number;
   inputSent?: boolean;
   failedActionIndex?: number;
+  waits?: { actionIndex: number; reason: string; elapsedMs: number }[];
   timedOut?: boolean;
+  inputRequired?: boolean;
   closed?: boolean;
   sessions?: SessionInfo[];
   error?: { code: string; message: string; details: Record<string, unknown> };

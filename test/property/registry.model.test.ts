@@ -38,6 +38,7 @@ const PLAN: LaunchPlan = {
   cwd: '/',
   env: {},
   command: null,
+  login: false,
   sessionHistory: false,
 };
 

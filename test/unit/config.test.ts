@@ -75,6 +75,25 @@ describe('loadConfig', () => {
       { transcriptBytes: 4 * 1024 ** 3 },
     ],
     ['--transcript-bytes 0 keeps none', ['--transcript-bytes', '0'], {}, { transcriptBytes: 0 }],
+    [
+      '--no-command-marks takes no value',
+      ['--no-command-marks', '--cols', '90'],
+      {},
+      { commandMarks: false, defaultCols: 90 },
+    ],
+    [
+      'AGENT_TTY_COMMAND_MARKS=0 turns them off',
+      [],
+      { AGENT_TTY_COMMAND_MARKS: '0' },
+      { commandMarks: false },
+    ],
+    ['AGENT_TTY_COMMAND_MARKS=1 keeps them', [], { AGENT_TTY_COMMAND_MARKS: '1' }, {}],
+    [
+      '--no-command-marks overrides env',
+      ['--no-command-marks'],
+      { AGENT_TTY_COMMAND_MARKS: '1' },
+      { commandMarks: false },
+    ],
   ];
   for (const [name, argv, env, changes] of accepted) {
     it(name, () => {
@@ -107,6 +126,18 @@ describe('loadConfig', () => {
     ],
     ['a transcript bound over 4G', ['--transcript-bytes', '5G'], {}, /from 0 to 4294967296/],
     ['a fractional transcript bound', ['--transcript-bytes', '1.5M'], {}, /a byte count/],
+    [
+      'a value given to --no-command-marks',
+      ['--no-command-marks=1'],
+      {},
+      /--no-command-marks takes no value; to set it from a value use AGENT_TTY_COMMAND_MARKS/,
+    ],
+    [
+      'a bad AGENT_TTY_COMMAND_MARKS',
+      [],
+      { AGENT_TTY_COMMAND_MARKS: 'yes' },
+      /^AGENT_TTY_COMMAND_MARKS: expected 1 \(on\) or 0 \(off\), got "yes"/,
+    ],
     [
       'a bad env value names the variable',
       [],

@@ -69,6 +69,15 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    code: 'INVALID_ARGUMENT',
+    when: 'a command wait in a session without command marks',
+    async provoke({ one }) {
+      const id = await startCat(one);
+      const reply = await one.input(id, [{ type: 'wait', command: true }]);
+      return { reply, names: ['actions[0]', 'no command marks', '"pattern"'] };
+    },
+  },
+  {
     code: 'SESSION_NOT_FOUND',
     when: 'the id names no session',
     async provoke({ one }) {
@@ -193,6 +202,33 @@ const CASES: readonly Case[] = [
       const id = await startCat(one);
       const reply = await one.input(id, [{ type: 'wait', pattern: NEVER, timeoutMs: 100 }]);
       return { reply, names: ['100 ms', `/${NEVER}/`] };
+    },
+  },
+  {
+    code: 'WAIT_TIMEOUT',
+    when: "the shell's command does not finish in time",
+    async provoke({ one }) {
+      const { id } = await one.start({ ...SH, env: { HOME: '/nonexistent' }, cols: 40, rows: 5 });
+      const reply = await one.input(id, [
+        { type: 'text', text: 'sleep 5\r' },
+        { type: 'wait', command: true, timeoutMs: 300 },
+      ]);
+      return { reply, names: ['300 ms', "the shell's command to finish"] };
+    },
+  },
+  {
+    code: 'INPUT_REQUIRED',
+    when: 'the program asks for input while a pattern wait waits for something else',
+    async provoke({ one }) {
+      const { id } = await one.start({
+        command: "read -p 'Continue? ' x",
+        ...SH,
+        cols: 40,
+        rows: 5,
+        settleMs: 50,
+      });
+      const reply = await one.input(id, [{ type: 'wait', pattern: NEVER }]);
+      return { reply, names: [`/${NEVER}/ has not appeared`, 'waiting for input', 'quiet for'] };
     },
   },
   {

@@ -86,6 +86,46 @@ describe('terminal_start handler', () => {
     },
   );
 
+  it('with waitForExit, reports inputRequired:true (not an error) when the program asks for input', {
+    ...T,
+    skip: process.platform === 'linux' ? false : 'the input-wait probe needs Linux',
+  }, async () => {
+    const reply = await s.call('terminal_start', {
+      command: "read -p 'Go on? ' x",
+      shell: '/bin/bash',
+      login: false,
+      cols: 20,
+      rows: 3,
+      waitForExit: true,
+    });
+    assert.equal(reply.isError, false, reply.text);
+    assert.deepEqual(Object.keys(reply.data), ['sessionId', 'inputRequired', 'snapshot']);
+    assert.equal(reply.data.inputRequired, true);
+    assert.equal(reply.data.snapshot?.status, 'running');
+    assert.match(reply.text, /inputRequired/);
+    const sessionId = reply.data.sessionId as string;
+    assert.equal((await s.call('terminal_close', { sessionId })).data.closed, true);
+    const waited = await s.call('terminal_start', {
+      command: "read -p 'Go on? ' x",
+      shell: '/bin/bash',
+      login: false,
+      waitForExit: true,
+      stopOnInput: false,
+      timeoutMs: 800,
+      autoClose: true,
+    });
+    assert.equal(waited.data.timedOut, true, waited.text);
+    assert.equal(waited.data.inputRequired, undefined);
+  });
+
+  it('refuses stopOnInput without waitForExit with INVALID_ARGUMENT', T, async () => {
+    const sizeBefore = s.registry.size;
+    const reply = await s.call('terminal_start', { command: 'true', ...SH, stopOnInput: false });
+    const error = assertToolError(reply, 'INVALID_ARGUMENT');
+    assert.match(error.message, /stopOnInput applies only with waitForExit/);
+    assert.equal(s.registry.size, sizeBefore);
+  });
+
   it(
     'refuses timeoutMs without waitForExit with INVALID_ARGUMENT and starts nothing',
     T,

@@ -103,6 +103,15 @@ describe('parseAction: accepted actions', () => {
     ],
   ];
   for (const [name, wire, want] of rows) it(name, () => assert.deepEqual(parse(wire), want));
+
+  it('an exit or pattern wait stops on input unless stopOnInput is false', () => {
+    const stops = (wire: WireAction) => (parse(wire) as { stopOnInput?: boolean }).stopOnInput;
+    assert.equal(stops({ type: 'wait', exit: true }), true);
+    assert.equal(stops({ type: 'wait', exit: true, stopOnInput: true }), true);
+    assert.equal(stops({ type: 'wait', exit: true, stopOnInput: false }), false);
+    assert.equal(stops({ type: 'wait', pattern: 'x', gone: true }), true);
+    assert.equal(stops({ type: 'wait', pattern: 'x', stopOnInput: false }), false);
+  });
 });
 
 describe('parseAction: fields must belong to the type', () => {
@@ -324,6 +333,16 @@ describe('parseAction: text, mouse and wait checks', () => {
       'wait timeoutMs on a settle',
       { type: 'wait', settleMs: 5, timeoutMs: 9 },
       /"timeoutMs" applies/,
+    ],
+    [
+      'wait stopOnInput on a settle',
+      { type: 'wait', settleMs: 5, stopOnInput: false },
+      /"stopOnInput" applies to a wait with pattern, exit or command/,
+    ],
+    [
+      'wait stopOnInput on a pause',
+      { type: 'wait', durationMs: 5, stopOnInput: false },
+      /"stopOnInput" applies/,
     ],
     [
       'wait with an invalid regex',

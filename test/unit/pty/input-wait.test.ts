@@ -4,7 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createInputWaitProbe, isTerminalWait, SYSCALLS } from '../../../src/pty/input-wait.js';
+import {
+  createInputWaitProbe,
+  isTerminalWait,
+  othersIdle,
+  SYSCALLS,
+  terminalWaitMs,
+} from '../../../src/pty/input-wait.js';
+import { scanProcSync } from '../../../src/pty/processes.js';
 import { spawnPty } from '../../../src/pty/spawn.js';
 import { python } from '../../helpers/programs.js';
 import { sleep } from '../../helpers/wait.js';
@@ -21,15 +28,19 @@ const timespec = (s: number, ns: number) => {
 const line = (nr: number, ...args: string[]) =>
   [nr, ...args, ...Array(6 - args.length).fill('0x0'), '0x7ffc', '0x7f00'].join(' ');
 
-function waits(text: string, options: { pollCounts?: boolean; memory?: Buffer } = {}) {
-  return isTerminalWait(text, {
+function context(options: { pollCounts?: boolean; memory?: Buffer } = {}) {
+  return {
     pid: 42,
     ttyPath: TTY,
     syscalls: x64,
     pollCounts: options.pollCounts ?? true,
-    fdTarget: (_pid, fd) => fds[fd],
+    fdTarget: (_pid: number, fd: number) => fds[fd],
     readMemory: () => options.memory,
-  });
+  };
+}
+
+function waits(text: string, options: { pollCounts?: boolean; memory?: Buffer } = {}) {
+  return isTerminalWait(text, context(options));
 }
 
 describe('isTerminalWait', () => {
@@ -67,6 +78,28 @@ describe('isTerminalWait', () => {
   ];
   for (const [name, text, expected, options] of rows) {
     it(`${name}: ${expected}`, () => assert.equal(waits(text, options), expected));
+  }
+});
+
+describe('terminalWaitMs: how long a wait for input may last', () => {
+  const inf = Number.POSITIVE_INFINITY;
+  const rows: [string, string, number | undefined, { memory?: Buffer }?][] = [
+    ['a read has no timeout', line(0, '0x0', '0x5581', '0x1'), inf],
+    ['poll with no timeout', line(7, '0x7ffd', '0x1', '0xffffffffffffffff'), inf],
+    ['poll with a 4 s timeout', line(7, '0x7ffd', '0x1', '0xfa0'), 4000],
+    ['epoll_pwait with 7727 ms (npm init)', line(281, '0x9', '0x7f', '0x400', '0x1e2f'), 7727],
+    [
+      'pselect6 of bash read -t 5',
+      line(270, '0x1', '0x7ffd', '0x0', '0x0', '0x7ffd'),
+      4999.942,
+      { memory: timespec(4, 999_942_000) },
+    ],
+    ['poll with an 80 ms timeout is no wait', line(7, '0x7ffd', '0x1', '0x50'), undefined],
+    ['a read on a pipe is no wait', line(0, '0x4', '0x5581', '0x1'), undefined],
+  ];
+  for (const [name, text, expected, options] of rows) {
+    it(`${name}: ${expected}`, () =>
+      assert.equal(terminalWaitMs(text, context(options)), expected));
   }
 });
 
@@ -121,5 +154,67 @@ describe('input-wait probe on real programs', {
     assert.equal(probe.isWaiting(), false, 'now sleeping, not reading');
     process.kill(pty.pid, 'SIGKILL');
     pty.dispose();
+  });
+
+  it('tells an untimed read from a read with a timeout', async () => {
+    const untimed = await probeOf('/bin/bash', ['--norc', '--noprofile', '-c', 'read x']);
+    const timed = await probeOf('/bin/bash', ['--norc', '--noprofile', '-c', 'read -t 3 x']);
+    assert.ok(
+      await eventually(() => untimed.probe.inputWait()?.waitMs === Number.POSITIVE_INFINITY),
+    );
+    assert.ok(await eventually(() => (timed.probe.inputWait()?.waitMs ?? 0) > 2000));
+    assert.ok((timed.probe.inputWait()?.waitMs as number) <= 3000);
+    for (const { pty } of [untimed, timed]) {
+      process.kill(pty.pid, 'SIGKILL');
+      pty.dispose();
+    }
+  });
+
+  it("reports the foreground group's CPU time: still while it waits, growing while a thread works", async () => {
+    const program = [
+      'import threading, time',
+      'def spin():',
+      '    end = time.time() + 30',
+      '    while time.time() < end: pass',
+      'threading.Thread(target=spin, daemon=True).start()',
+      'input()',
+    ].join('\n');
+    const idle = await probeOf(python(), ['-q']);
+    const busy = await probeOf(python(), ['-c', program]);
+    try {
+      assert.ok(await eventually(() => idle.probe.isWaiting()));
+      assert.ok(await eventually(() => busy.probe.isWaiting()), 'the main thread reads');
+      const before = [idle.probe.inputWait()?.cpuMs ?? 0, busy.probe.inputWait()?.cpuMs ?? 0];
+      await sleep(300);
+      const after = [idle.probe.inputWait()?.cpuMs ?? 0, busy.probe.inputWait()?.cpuMs ?? 0];
+      assert.ok((after[0] as number) - (before[0] as number) <= 10, `idle: ${before} → ${after}`);
+      assert.ok((after[1] as number) - (before[1] as number) >= 100, `busy: ${before} → ${after}`);
+    } finally {
+      for (const { pty } of [idle, busy]) {
+        process.kill(pty.pid, 'SIGKILL');
+        pty.dispose();
+      }
+    }
+  });
+
+  it('othersIdle: a background job can print, a stopped one cannot, the shell of the job can', async () => {
+    const shell = await probeOf('/bin/bash', ['--norc', '--noprofile', '-i']);
+    const idle = () => othersIdle(shell.pty.pid);
+    try {
+      assert.ok(await eventually(() => shell.probe.isWaiting()), 'bash waits at its prompt');
+      assert.equal(idle(), true, 'bash alone');
+      shell.pty.write(Buffer.from('sleep 30 &\r'));
+      assert.ok(await eventually(() => !idle()), 'a sleeping background job');
+      shell.pty.write(Buffer.from('kill -STOP %1\r'));
+      assert.ok(await eventually(idle), 'the job stopped');
+      shell.pty.write(Buffer.from(`${python()} -q\r`));
+      assert.ok(
+        await eventually(() => shell.probe.isWaiting() && idle()),
+        'bash waits for python, which reads',
+      );
+    } finally {
+      for (const { pid } of scanProcSync(shell.pty.pid).procs) process.kill(pid, 'SIGKILL');
+      shell.pty.dispose();
+    }
   });
 });

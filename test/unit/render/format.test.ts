@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatDuration, formatSnapshot, settleText } from '../../../src/render/format.js';
+import {
+  formatDuration,
+  formatProgress,
+  formatSnapshot,
+  settleText,
+} from '../../../src/render/format.js';
 import { snapshotOf } from '../../helpers/fakes.js';
 
 const blankRows = (n: number) => Array.from({ length: n }, () => '');
@@ -211,5 +216,33 @@ describe('formatSnapshot: matches in the one line numbering', () => {
   it('says when nothing matched', () => {
     const s = snapshotOf(['x'], { matches: [] });
     assert.equal(formatSnapshot('t1', s).split('\n').at(-1), 'matches: none');
+  });
+});
+
+describe('formatProgress: where a wait matched', () => {
+  const progress = (match: { text: string; line?: number; row?: number; column?: number }) =>
+    formatProgress({
+      actionsCompleted: 1,
+      inputSent: false,
+      waits: [{ actionIndex: 0, reason: 'matched', elapsedMs: 12, match }],
+    }).split('\n')[1];
+
+  it('gives the row and column on the screen, and the line once it differs from the row', () => {
+    assert.equal(
+      progress({ text: 'ok', line: 3, row: 3, column: 5 }),
+      'wait #0: matched "ok" at row 3 column 5 after 12 ms',
+    );
+    assert.equal(
+      progress({ text: 'ok', line: 5003, row: 3, column: 5 }),
+      'wait #0: matched "ok" at row 3 column 5 (line 5003) after 12 ms',
+    );
+  });
+
+  it('gives the line of a match in history, and nothing for one spanning rows', () => {
+    assert.equal(
+      progress({ text: 'ERROR', line: 1234 }),
+      'wait #0: matched "ERROR" at line 1234 after 12 ms',
+    );
+    assert.equal(progress({ text: 'a\nb' }), 'wait #0: matched "a\\nb" after 12 ms');
   });
 });

@@ -16,6 +16,7 @@ const PLAN: LaunchPlan = {
   cwd: '/',
   env: {},
   command: null,
+  login: false,
   sessionHistory: false,
 };
 
