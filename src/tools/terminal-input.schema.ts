@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
-import { observationResultSchemas } from '../contract/observation-result.js';
 import { actionSchemas } from '../input/action-schema.js';
 
 /** terminal_input's schemas, built once on first use (validating a call), not at start-up. */
@@ -22,12 +21,8 @@ export const terminalInputSchemas = lazy(() => {
     ...settleFields,
   });
 
-  return {
-    InputInputSchema,
-    InputOutputSchema: observationResultSchemas().ObservationResultSchema,
-  };
+  return { InputInputSchema };
 });
 
 type Schemas = ReturnType<typeof terminalInputSchemas>;
 export type InputInput = z.output<Schemas['InputInputSchema']>;
-export type InputOutput = z.output<Schemas['InputOutputSchema']>;

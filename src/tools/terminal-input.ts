@@ -1,4 +1,5 @@
 /** terminal_input: run an ordered batch of input actions, then return the settled screen. */
+import { observationResultSchemas } from '../contract/observation-result.js';
 import { formatProgress, formatSnapshot } from '../render/format.js';
 import { progressFields } from '../session/run-batch.js';
 import { runInput } from '../session/run-input.js';
@@ -22,7 +23,7 @@ export const terminalInput = defineTool({
     openWorldHint: true,
   },
   inputSchema: () => terminalInputSchemas().InputInputSchema,
-  outputSchema: () => terminalInputSchemas().InputOutputSchema,
+  outputSchema: () => observationResultSchemas().ObservationResultSchema,
   failureFields: { actionsCompleted: 0, inputSent: false },
   async handler(args, ctx) {
     const session = ctx.registry.get(args.sessionId);

@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
-import { observationResultSchemas } from '../contract/observation-result.js';
 
 /** terminal_resize's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalResizeSchemas = lazy(() => {
@@ -16,12 +15,8 @@ export const terminalResizeSchemas = lazy(() => {
     rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).describe('New height.'),
     ...settleFields,
   });
-  return {
-    ResizeInputSchema,
-    ResizeOutputSchema: observationResultSchemas().ObservationResultSchema,
-  };
+  return { ResizeInputSchema };
 });
 
 type Schemas = ReturnType<typeof terminalResizeSchemas>;
 export type ResizeInput = z.output<Schemas['ResizeInputSchema']>;
-export type ResizeOutput = z.output<Schemas['ResizeOutputSchema']>;

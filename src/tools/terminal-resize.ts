@@ -1,4 +1,5 @@
 /** terminal_resize: change the PTY and the screen size together; the program gets SIGWINCH. */
+import { observationResultSchemas } from '../contract/observation-result.js';
 import { formatSnapshot } from '../render/format.js';
 import { resizeSession } from '../session/observe-session.js';
 import { terminalResizeSchemas } from './terminal-resize.schema.js';
@@ -17,7 +18,7 @@ export const terminalResize = defineTool({
     openWorldHint: false,
   },
   inputSchema: () => terminalResizeSchemas().ResizeInputSchema,
-  outputSchema: () => terminalResizeSchemas().ResizeOutputSchema,
+  outputSchema: () => observationResultSchemas().ObservationResultSchema,
   async handler(args, ctx) {
     const session = ctx.registry.get(args.sessionId);
     const snapshot = await resizeSession(session, args, {

@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
-import { observationResultSchemas } from '../contract/observation-result.js';
 
 /** terminal_snapshot's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalSnapshotSchemas = lazy(() => {
@@ -49,12 +48,8 @@ export const terminalSnapshotSchemas = lazy(() => {
     ...settleFields,
   });
 
-  return {
-    SnapshotInputSchema,
-    SnapshotOutputSchema: observationResultSchemas().ObservationResultSchema,
-  };
+  return { SnapshotInputSchema };
 });
 
 type Schemas = ReturnType<typeof terminalSnapshotSchemas>;
 export type SnapshotInput = z.output<Schemas['SnapshotInputSchema']>;
-export type SnapshotOutput = z.output<Schemas['SnapshotOutputSchema']>;

@@ -2,6 +2,7 @@
  * terminal_snapshot: observe the screen (after it settles) without sending anything; optionally
  * with history (the last N lines, or every line after a count), a region, and search matches.
  */
+import { observationResultSchemas } from '../contract/observation-result.js';
 import { formatSnapshot } from '../render/format.js';
 import { readSession } from '../session/observe-session.js';
 import { terminalSnapshotSchemas } from './terminal-snapshot.schema.js';
@@ -22,7 +23,7 @@ export const terminalSnapshot = defineTool({
     openWorldHint: false,
   },
   inputSchema: () => terminalSnapshotSchemas().SnapshotInputSchema,
-  outputSchema: () => terminalSnapshotSchemas().SnapshotOutputSchema,
+  outputSchema: () => observationResultSchemas().ObservationResultSchema,
   async handler(args, ctx) {
     const session = ctx.registry.get(args.sessionId);
     const snapshot = await readSession(session, args, { defaults: ctx.config, signal: ctx.signal });

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../config.js';
 import { commonSchemas, lazy } from '../contract/common.js';
-import { observationResultSchemas } from '../contract/observation-result.js';
 
 const noNul = (what: string) =>
   z.string().refine((s) => !s.includes('\0'), { message: `${what} must not contain NUL` });
@@ -52,12 +51,8 @@ export const terminalStartSchemas = lazy(() => {
     ...settleFields,
   });
 
-  return {
-    StartInputSchema,
-    StartOutputSchema: observationResultSchemas().ObservationResultSchema,
-  };
+  return { StartInputSchema };
 });
 
 type Schemas = ReturnType<typeof terminalStartSchemas>;
 export type StartInput = z.output<Schemas['StartInputSchema']>;
-export type StartOutput = z.output<Schemas['StartOutputSchema']>;

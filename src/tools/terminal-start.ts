@@ -2,6 +2,7 @@
  * terminal_start: spawn a program in a new terminal and return its first settled snapshot; or,
  * with waitForExit, run it to completion (a one-shot run) and optionally close the session.
  */
+import { observationResultSchemas } from '../contract/observation-result.js';
 import { formatSnapshot } from '../render/format.js';
 import { DEFAULT_EXIT_TIMEOUT_MS, recordingFields, runStart } from '../session/run-start.js';
 import { terminalStartSchemas } from './terminal-start.schema.js';
@@ -23,7 +24,7 @@ export const terminalStart = defineTool({
     openWorldHint: true,
   },
   inputSchema: () => terminalStartSchemas().StartInputSchema,
-  outputSchema: () => terminalStartSchemas().StartOutputSchema,
+  outputSchema: () => observationResultSchemas().ObservationResultSchema,
   async handler(args, ctx) {
     const outcome = await runStart(ctx.registry, args, {
       defaults: ctx.config,
