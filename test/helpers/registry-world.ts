@@ -7,7 +7,19 @@
 import type fc from 'fast-check';
 import { cancelledError, TerminalError } from '../../src/errors.js';
 import { ActionQueue } from '../../src/session/action-queue.js';
+import type { LaunchPlan } from '../../src/session/launch.js';
 import type { SessionRegistry } from '../../src/session/registry.js';
+
+/** A launch plan for registry tests whose sessions are fakes: nothing is spawned from it. */
+export const PLAN: LaunchPlan = {
+  file: '/bin/sh',
+  args: [],
+  cwd: '/',
+  env: {},
+  command: null,
+  login: false,
+  sessionHistory: false,
+};
 
 export type Outcome =
   | { status: 'fulfilled'; value: unknown }

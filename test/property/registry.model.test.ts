@@ -14,7 +14,6 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
 import { TerminalError } from '../../src/errors.js';
-import type { LaunchPlan } from '../../src/session/launch.js';
 import { type SessionFactory, SessionRegistry } from '../../src/session/registry.js';
 import type { Session } from '../../src/session/session.js';
 import { checkFinal } from '../helpers/registry-checks.js';
@@ -23,6 +22,7 @@ import {
   type CloseRecord,
   FakeSession,
   type Outcome,
+  PLAN,
   type RequestKind,
   type RequestRecord,
   type StartPlan,
@@ -32,15 +32,6 @@ import {
 
 const MAX_SESSIONS = 3;
 const NO_SUCH_ID = 't999';
-const PLAN: LaunchPlan = {
-  file: '/bin/sh',
-  args: [],
-  cwd: '/',
-  env: {},
-  command: null,
-  login: false,
-  sessionHistory: false,
-};
 
 type Cmd = fc.AsyncCommand<World, World>;
 

@@ -5,20 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { LaunchPlan } from '../../../src/session/launch.js';
 import { SessionRegistry } from '../../../src/session/registry.js';
 import type { Session } from '../../../src/session/session.js';
 import { codeOf } from '../../helpers/registry-checks.js';
-
-const PLAN: LaunchPlan = {
-  file: '/bin/sh',
-  args: [],
-  cwd: '/',
-  env: {},
-  command: null,
-  login: false,
-  sessionHistory: false,
-};
+import { PLAN } from '../../helpers/registry-world.js';
 
 /** A session whose close ends when the test says so. */
 function closeOnCue(id: string, pid: number) {
