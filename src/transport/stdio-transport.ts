@@ -7,9 +7,9 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type LineEvent, LineSplitter } from '../line-splitter.js';
 import { makeTextSafe } from '../screen/text-safety.js';
 import { classifyLine, classifyOverlong, describeId, errorReply, isRequestId } from './classify.js';
-import { type LineEvent, LineSplitter } from './line-splitter.js';
 
 export interface TransportLimits {
   /** Longest line read; a longer one is discarded as it streams and answered with an error. */

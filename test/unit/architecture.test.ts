@@ -38,6 +38,7 @@ const SHARED_FILES = [
   'private-files.ts',
   'text-query.ts',
   'modes.ts',
+  'line-splitter.ts',
 ];
 const TOP_FILES = ['server.ts', 'serve.ts', 'main.ts'];
 const FOLDERS: readonly Layer[] = [
