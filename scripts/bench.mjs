@@ -11,6 +11,7 @@
 // BENCH_SERVER=/path/to/dist/main.js runs another build; BENCH_RUNS sets the runs per figure.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { reportAttach } from './bench/attach.mjs';
 import { connect, nodeFloorOnce, SERVER, startupOnce } from './bench/client.mjs';
 import { reportEarlyStop } from './bench/early-stop.mjs';
 import { SEQ_COUNT, seqCommand, styledFrames, styledScreenCommand } from './bench/fixtures.mjs';
@@ -200,6 +201,7 @@ async function normalLoads() {
 
   // 3b. A wait at an unexpected prompt (npm init's type:) ends early, not at its timeout.
   await reportEarlyStop(report, fmt, client, RUNS);
+  await reportAttach(report, fmt, connect, seqCommand, RUNS);
 
   // 4. Close: a program that exits on hangup.
   const closes = await repeat(RUNS, async () => {

@@ -36,6 +36,8 @@ export interface Config {
   readonly idleTimeoutMs: number;
   /** Give interactive bash, zsh and fish shells command marks (spec/tools.md, Command marks). */
   readonly commandMarks: boolean;
+  /** Let people watch and type into sessions with `agent-tty attach` (spec/attach.md). */
+  readonly attach: boolean;
 }
 
 export const DEFAULT_CONFIG: Config = Object.freeze({
@@ -54,6 +56,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   recordDir: '',
   idleTimeoutMs: 0,
   commandMarks: true,
+  attach: true,
 });
 
 /** Hard limits of the tool surface; not configurable. */
@@ -186,6 +189,14 @@ export const OPTIONS: readonly Option[] = [
     env: 'AGENT_TTY_COMMAND_MARKS',
     key: 'commandMarks',
     help: 'start interactive bash, zsh and fish without command marks (env: 0 = off, 1 = on)',
+    parse: onOff,
+    flagValue: '0',
+  },
+  {
+    flag: '--no-attach',
+    env: 'AGENT_TTY_ATTACH',
+    key: 'attach',
+    help: 'no attach socket: people cannot watch sessions with agent-tty attach (env: 0 = off, 1 = on; the socket directory is AGENT_TTY_SOCKET_DIR, default $TMPDIR/agent-tty-UID)',
     parse: onOff,
     flagValue: '0',
   },

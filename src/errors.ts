@@ -57,6 +57,14 @@ export class TerminalError extends Error {
       partial: { ...fields, ...this.partial },
     });
   }
+
+  /** This error with another message (a copy, as withPartial). */
+  withMessage(message: string): TerminalError {
+    return new TerminalError(this.code, message, this.details, {
+      cause: this.cause,
+      partial: this.partial,
+    });
+  }
 }
 
 /** The next step of every INTERNAL message (spec/errors.md). */

@@ -27,6 +27,11 @@ export class LineSplitter {
 
   constructor(private readonly _maxLineBytes: number) {}
 
+  /** Whether the line not yet ended has passed the limit (it will end as 'overlong'). */
+  get overflowing(): boolean {
+    return this._discarding;
+  }
+
   /** Bytes held for the line not yet ended (never more than the limit). */
   get pendingBytes(): number {
     return this._discarding ? this._head.length + this._tail.length : this._length;

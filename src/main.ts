@@ -74,6 +74,7 @@ function helpText(): string {
     '',
     'Usage: agent-tty [options]          run the MCP server on stdio',
     '       agent-tty test SCRIPT.json...  replay test scripts (agent-tty test --help)',
+    '       agent-tty attach [SESSION]     watch and type into a session (agent-tty attach --help)',
     '',
     'Speaks MCP over stdio (stdin/stdout); logs go to stderr. Register it with your client, e.g.',
     ...REGISTER_COMMANDS.map((c) => `  ${c}`),
@@ -108,6 +109,10 @@ function fail(message: string): never {
 async function main(argv: string[]): Promise<void> {
   // Node 22.1+ can cache compiled code between runs, which makes every later start faster.
   (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  if (argv[0] === 'attach') {
+    const { runAttachCommand } = await import('./attach/attach-command.js');
+    process.exit(await runAttachCommand(argv.slice(1), process.env));
+  }
   if (argv[0] !== 'test' && (argv.includes('--help') || argv.includes('-h'))) {
     process.stdout.write(`${helpText()}\n`);
     return;

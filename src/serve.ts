@@ -3,10 +3,13 @@
  * it. stdin EOF, SIGINT, SIGTERM, SIGHUP, a broken stdout and a closed transport each close
  * every session and resolve with the exit code; main.ts then exits. Nothing outlives it: if
  * closing takes too long, or the process exits another way, every session's processes are
- * killed synchronously.
+ * killed synchronously. The attach socket (attach/attach-server.ts) is told first and removed on
+ * every way out.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { AttachServer } from './attach/attach-server.js';
+import { socketDir } from './attach/socket-dir.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { closeSharedMatchPool } from './match/match-pool.js';
@@ -41,11 +44,13 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     },
     async (spec) => (await loadRuntime())(spec),
   );
+  let attach: AttachServer | undefined;
   const server = createServer({
     registry,
     config,
     logger,
     launchDefaults: { env: process.env, cwd: process.cwd() },
+    attachCommand: (sessionId) => attach?.command(sessionId),
   });
   const transport = new StdioTransport(process.stdin, process.stdout);
 
@@ -73,8 +78,9 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
       killRemaining();
       finish(code);
     }, SHUTDOWN_GRACE_MS);
-    void registry
-      .closeAll()
+    void (attach?.close() ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => registry.closeAll())
       .catch((err: unknown) => logger.error(`closing sessions failed: ${String(err)}`))
       .then(() => server.close().catch(() => undefined))
       .then(() => {
@@ -83,7 +89,10 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
       });
   };
 
-  process.on('exit', killRemaining);
+  process.on('exit', () => {
+    attach?.removeSocketSync();
+    killRemaining();
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => shutdown(`received ${signal}`));
   }
@@ -97,6 +106,24 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
 
   await server.connect(transport);
   logger.info(`ready (pid ${process.pid})`);
+  if (config.attach) {
+    void import('./attach/attach-server.js')
+      .then(({ AttachServer }) =>
+        AttachServer.listen({
+          registry,
+          logger,
+          dir: socketDir(process.env),
+          clientName: () => server.getClientVersion()?.name ?? '',
+        }),
+      )
+      .then((listening) => {
+        if (shuttingDown) void listening.close();
+        else attach = listening;
+      })
+      .catch((err: unknown) =>
+        logger.warn(`agent-tty attach is off for this server: ${(err as Error).message}`),
+      );
+  }
   // Check node-pty now (a native module: a broken install should fail at once, in one line),
   // and warm the rest when the client is likely done with its handshake.
   setImmediate(() => {

@@ -17,6 +17,7 @@ import { registerResources } from './resources.js';
 import type { LaunchDefaults } from './session/launch.js';
 import type { SessionRegistry } from './session/registry.js';
 import { callTool, findTool } from './tools/index.js';
+import type { AttachCommand } from './tools/presence.js';
 import { listTools } from './tools/tool-list.js';
 import { PACKAGE } from './version.js';
 
@@ -25,6 +26,8 @@ export interface ServerDeps {
   readonly config: Config;
   readonly logger: Logger;
   readonly launchDefaults: LaunchDefaults;
+  /** The command a person runs to attach to a session, once the attach socket listens. */
+  readonly attachCommand?: AttachCommand;
 }
 
 const LooseCallToolRequestSchema = z.looseObject({
@@ -94,6 +97,7 @@ export function createServer(deps: ServerDeps): Server {
       config: deps.config,
       logger: deps.logger,
       launchDefaults: deps.launchDefaults,
+      attachCommand: deps.attachCommand,
       signal: extra.signal,
       progress,
     });

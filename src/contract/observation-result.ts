@@ -21,6 +21,8 @@ export const observationResultSchemas = lazy(() => {
 
   const ObservationResultSchema = z.strictObject({
     sessionId: z.string().optional(),
+    watchers: z.int().optional(),
+    personTyped: z.boolean().optional(),
     ...errorField,
     // terminal_start
     timedOut: z.boolean().optional(),
@@ -47,6 +49,8 @@ export type ObservationResult = z.output<
 /** The order of a result's fields: the observation result's, then any other tool's. */
 export const RESULT_ORDER: readonly string[] = [
   'sessionId',
+  'watchers',
+  'personTyped',
   'error',
   'timedOut',
   'inputRequired',

@@ -20,6 +20,9 @@ export const sessionInfoSchema = lazy(() =>
     startedAt: z.string(),
     recording: z.string().optional(),
     recordingError: z.string().optional(),
+    watchers: z.int().optional(),
+    personTyped: z.boolean().optional(),
+    attach: z.string().optional(),
   }),
 );
 

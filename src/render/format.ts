@@ -145,7 +145,15 @@ export function formatSessionList(sessions: readonly SessionInfo[]): string {
             ? `exited (killed by ${s.signal})`
             : `exited (exit code ${s.exitCode})`;
       const what = s.command === null ? 'interactive shell' : JSON.stringify(s.command);
-      return `${s.sessionId} · ${status} · ${s.cols}x${s.rows} · pid ${s.pid} · ${what} · cwd ${s.cwd}`;
+      const people = [
+        s.watchers ? `${s.watchers} attached` : '',
+        s.personTyped ? 'a person typed since your last call' : '',
+        s.attach ? `attach: ${s.attach}` : '',
+      ].filter(Boolean);
+      return [
+        `${s.sessionId} · ${status} · ${s.cols}x${s.rows} · pid ${s.pid} · ${what} · cwd ${s.cwd}`,
+        ...people,
+      ].join(' · ');
     })
     .join('\n');
 }

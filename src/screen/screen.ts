@@ -28,6 +28,7 @@ import {
   flattenLongCells,
   type IDisposable,
   parseNextWriteNow,
+  serializeRows,
   type Terminal,
 } from './xterm.js';
 
@@ -267,6 +268,14 @@ export class Screen {
     const end = Math.min(this._term.cols, column + cols - 1);
     for (let y = row; y <= last; y++) lines.push(extractCells(this._term, y - 1, column, end));
     return lines;
+  }
+
+  /**
+   * Each screen row as the escape sequences that draw it from the default style at its first
+   * column (xterm.ts serializeRows): what a person watching the session is shown.
+   */
+  serializeRows(): string[] {
+    return this._disposed ? [] : serializeRows(this._term);
   }
 
   /** Lines that scrolled off the top of the normal buffer's screen: screen row r is line historyTotal + r. */

@@ -21,6 +21,7 @@ import type { EncodedSlice } from '../screen/transcript.js';
 import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';
 import type { ObserveOptions } from './observation.js';
+import { Presence } from './presence.js';
 import { Recorder } from './recorder.js';
 import { createSessionHistory, type SessionHistory } from './shell-history.js';
 import { createShellIntegration, type ShellIntegration } from './shell-integration.js';
@@ -65,6 +66,8 @@ export class Session implements SettleSource {
   readonly ttyPath: string;
   readonly startedAt = new Date();
   readonly queue = new ActionQueue();
+  /** People attached to the session and whether one typed (agent-tty attach). */
+  readonly presence = new Presence();
   private readonly _screen: Screen;
   private readonly _pty: PtyHandle;
   private readonly _probe: InputWaitProbe | undefined;
@@ -402,6 +405,42 @@ export class Session implements SettleSource {
     this._inputMarkSeq = this._screen.commandMarkSeq;
     this._pty.write(data);
     this._recorder?.input(data);
+  }
+
+  /**
+   * Sends what a person attached to the session typed, straight to the program (not through the
+   * agent's queue, which may be waiting for what the person's answer brings). Recorded as input
+   * like the agent's. False, sending nothing, when the program has exited or the session is closed,
+   * or when it would pass the limit of input the program has not read (INPUT_BACKLOG's).
+   */
+  sendFromPerson(data: Uint8Array): boolean {
+    if (this._status !== 'running' || this._closed || !this._pty.hasInputRoom(data.length)) {
+      return false;
+    }
+    this.presence.markTyped();
+    this.send(data);
+    return true;
+  }
+
+  /** Each screen row as the sequences that draw it (screen.ts serializeRows): for watchers. */
+  serializeRows(): string[] {
+    return this._closed ? [] : this._screen.serializeRows();
+  }
+
+  /** The cursor on the screen, 0-based, and whether it is shown. */
+  cursor(): { row: number; column: number; visible: boolean } {
+    const { line, column } = this._screen.cursorLine();
+    const row = line - 1 - this._screen.historyTotal;
+    return {
+      row,
+      column: Math.min(column - 1, this.cols - 1),
+      visible: this.modes().cursorVisible,
+    };
+  }
+
+  /** How long ago, in ms, the screen last changed (output parsed or a resize). */
+  get quietMs(): number {
+    return this._screen.quietMs();
   }
 
   /** Resizes screen and PTY together, after parsing what arrived at the old size. */

@@ -6,6 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TerminalError, toTerminalError } from '../errors.js';
 import { invalidArguments } from './invalid-arguments.js';
+import { withAttachHint, withPresence } from './presence.js';
 import { errorResult, guardResultSize, successResult } from './result.js';
 import { terminalClose } from './terminal-close.js';
 import { terminalInput } from './terminal-input.js';
@@ -43,6 +44,7 @@ export async function callTool(
   } catch (err) {
     result = errorResult(toToolError(err, tool, args, ctx));
   }
+  result = withPresence(tool.name, result, ctx.registry, ctx.attachCommand);
   return guardResultSize(result, ctx.config.maxResultBytes);
 }
 
@@ -60,8 +62,14 @@ function toToolError(
   if (!(err instanceof TerminalError)) {
     ctx.logger.error(`${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
   }
-  const error = toTerminalError(err, tool.name);
   const sessionId = (args as { sessionId?: unknown } | null)?.sessionId;
+  const failed = toTerminalError(err, tool.name);
+  const named = typeof sessionId === 'string' ? sessionId : failed.partial.sessionId;
+  const error = withAttachHint(
+    failed,
+    typeof named === 'string' ? named : undefined,
+    ctx.attachCommand,
+  );
   return error.withPartial({
     ...(typeof sessionId === 'string' && sessionId.length <= 64 ? { sessionId } : {}),
     ...tool.failureFields,

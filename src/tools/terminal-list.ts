@@ -20,7 +20,16 @@ export const terminalList = defineTool({
   inputSchema: () => terminalListSchemas().ListInputSchema,
   outputSchema: () => terminalListSchemas().ListOutputSchema,
   async handler(_args, ctx) {
-    const sessions = ctx.registry.list();
+    const sessions = ctx.registry.list().map((info) => {
+      const presence = ctx.registry.find(info.sessionId)?.presence.take();
+      const attach = ctx.attachCommand?.(info.sessionId);
+      return {
+        ...info,
+        ...(presence?.watchers ? { watchers: presence.watchers } : {}),
+        ...(presence?.personTyped ? { personTyped: true } : {}),
+        ...(attach ? { attach } : {}),
+      };
+    });
     return { structured: { sessions }, text: formatSessionList(sessions) };
   },
 });

@@ -8,6 +8,13 @@ import { DEFAULT_EXIT_TIMEOUT_MS, recordingFields, runStart } from '../session/r
 import { terminalStartSchemas } from './terminal-start.schema.js';
 import { defineTool } from './tool.js';
 
+/** How a person can answer instead of the agent, when attach is on. */
+function personHint(command: string | undefined): string {
+  return command
+    ? `; if a person must answer (a password), ask your user to run \`${command}\` and type it`
+    : '';
+}
+
 export const terminalStart = defineTool({
   name: 'terminal_start',
   title: 'Start a terminal',
@@ -41,7 +48,7 @@ export const terminalStart = defineTool({
       inputRequired
         ? closed
           ? 'was waiting for input (inputRequired): start it without autoClose to answer'
-          : 'waiting for input (inputRequired): answer it with terminal_input (stopOnInput:false waits for the exit)'
+          : `waiting for input (inputRequired): answer it with terminal_input (stopOnInput:false waits for the exit)${personHint(ctx.attachCommand?.(session.id))}`
         : '',
       closed ? 'session closed (autoClose)' : '',
       session.recording ? `recording: ${session.recording}` : '',

@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { LaunchDefaults } from '../session/launch.js';
 import type { SessionRegistry } from '../session/registry.js';
+import type { AttachCommand } from './presence.js';
 import type { ToolOutcome } from './result.js';
 
 export interface ToolContext {
@@ -16,6 +17,8 @@ export interface ToolContext {
   readonly config: Config;
   readonly logger: Logger;
   readonly launchDefaults: LaunchDefaults;
+  /** The command a person runs to attach to a session; absent when attach is off. */
+  readonly attachCommand?: AttachCommand | undefined;
   /** Aborts when the client cancels the request. */
   readonly signal: AbortSignal;
   /** Sends a progress notification, when the client asked for them (a progress token). */

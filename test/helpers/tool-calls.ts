@@ -24,6 +24,8 @@ export const TOOL_NAMES = [
 /** The structured content of any tool's result, success or failure. */
 export interface Structured {
   sessionId?: string;
+  watchers?: number;
+  personTyped?: boolean;
   snapshot?: Snapshot;
   actionsCompleted?: number;
   inputSent?: boolean;

@@ -1,7 +1,7 @@
 /**
  * The layering of src/, checked on every import of every module (static, type-only, dynamic and
  * import types): shared modules at the bottom, then the leaves (input/, screen/, pty/, match/),
- * session/, render/, the entry layers (tools/, cli/, resources, transport/) and the top (server,
+ * session/, render/, the entry layers (tools/, cli/, resources, transport/, attach/) and the top (server,
  * serve, main). Imports point downward only. biome.json's noRestrictedImports holds the
  * lower layers to the same table while editing; this test names each crossing. Also: one owner
  * per native or emulator package, and process.kill only in pty/terminate.ts.
@@ -28,6 +28,7 @@ type Layer =
   | 'cli'
   | 'resources'
   | 'transport'
+  | 'attach'
   | 'top';
 
 const SHARED_FILES = [
@@ -52,6 +53,7 @@ const FOLDERS: readonly Layer[] = [
   'tools',
   'cli',
   'transport',
+  'attach',
 ];
 
 const SHARED: readonly Layer[] = ['shared', 'contract'];
@@ -72,7 +74,8 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   cli: [...BELOW_ENTRY, 'cli'],
   resources: BELOW_ENTRY,
   transport: [...BELOW_ENTRY, 'transport'],
-  top: [...BELOW_ENTRY, 'tools', 'cli', 'resources', 'transport', 'top'],
+  attach: [...BELOW_ENTRY, 'attach'],
+  top: [...BELOW_ENTRY, 'tools', 'cli', 'resources', 'transport', 'attach', 'top'],
 };
 
 /**

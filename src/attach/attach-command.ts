@@ -1,0 +1,297 @@
+/**
+ * `agent-tty attach [SESSION]`, run by a person in their terminal. Without SESSION it lists the
+ * user's running agent-tty servers and their sessions; with one (`t3`, or `t3@PID` when several
+ * servers have a t3) it shows that session's screen live in the terminal's alternate screen and
+ * sends what the person types to the program, until the detach key (Ctrl-\), the program's exit,
+ * the session's close or the server's end, each told in one line. Sockets of servers that are
+ * gone are removed on the way.
+ * @see spec/attach.md
+ */
+import { lstatSync, unlinkSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import { LineSplitter } from '../line-splitter.js';
+import { RESTORE_TERMINAL } from './frame.js';
+import {
+  encode,
+  type ListedSession,
+  MAX_INPUT_CHUNK,
+  MAX_SERVER_LINE_BYTES,
+  parseServerMessage,
+  type ServerMessage,
+} from './protocol.js';
+import { checkSocketDir, listSockets, socketDir } from './socket-dir.js';
+
+/** Ctrl-\ : leaves the session running and the person back in their shell. */
+export const DETACH_BYTE = 0x1c;
+/** How long a server has to answer `list`. */
+const LIST_TIMEOUT_MS = 2000;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const HELP = `Usage: agent-tty attach [options] [SESSION]
+
+Watch and type into a session of a running agent-tty server, as the same user.
+Without SESSION: list the servers and their sessions.
+SESSION is a session id (t3), or t3@PID when more than one server has a t3.
+
+Options:
+  --read-only   watch without typing
+  --help        show this help
+
+Keys: Ctrl-\\ detaches (the session keeps running). The agent owns the size;
+a terminal smaller than the session is told how large it must be.`;
+
+type ServerEntry = Extract<ServerMessage, { type: 'server' }> & { path: string };
+
+export async function runAttachCommand(argv: readonly string[], env: Env): Promise<number> {
+  const io: Output = {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+  };
+  let readOnly = false;
+  let target: string | undefined;
+  for (const arg of argv) {
+    if (arg === '--help' || arg === '-h') {
+      io.out(`${HELP}\n`);
+      return 0;
+    }
+    if (arg === '--read-only') readOnly = true;
+    else if (arg.startsWith('-') || target !== undefined) {
+      io.err(`agent-tty attach: unexpected "${arg}"; see agent-tty attach --help\n`);
+      return 2;
+    } else target = arg;
+  }
+  const dir = socketDir(env);
+  if (!exists(dir)) {
+    io.err(`agent-tty attach: no agent-tty server is running for you (${dir} does not exist)\n`);
+    return target === undefined ? 0 : 1;
+  }
+  try {
+    checkSocketDir(dir);
+  } catch (err) {
+    io.err(`agent-tty attach: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const servers = await listServers(dir);
+  if (target === undefined) {
+    io.out(formatServers(servers, dir));
+    return 0;
+  }
+  const [sessionId, pidText] = target.split('@') as [string, string | undefined];
+  const pid = pidText === undefined ? undefined : Number(pidText);
+  const candidates = servers.filter(
+    (s) =>
+      (pid === undefined || s.pid === pid) && s.sessions.some((x) => x.sessionId === sessionId),
+  );
+  if (candidates.length === 0) {
+    io.err(`agent-tty attach: no session ${target} is open.\n${formatServers(servers, dir)}`);
+    return 1;
+  }
+  if (candidates.length > 1) {
+    const names = candidates
+      .map((s) => `  agent-tty attach ${sessionId}@${s.pid}   (${s.client || 'unknown client'})`)
+      .join('\n');
+    io.err(
+      `agent-tty attach: ${sessionId} is open in ${candidates.length} servers; name one:\n${names}\n`,
+    );
+    return 1;
+  }
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    io.err('agent-tty attach: needs a terminal (stdin and stdout must be a TTY)\n');
+    return 1;
+  }
+  const server = candidates[0] as ServerEntry;
+  return attach(server, sessionId, readOnly, io);
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Asks every socket in `dir` for its sessions; removes the sockets no server listens on. */
+async function listServers(dir: string): Promise<ServerEntry[]> {
+  const answers = await Promise.all(
+    listSockets(dir).map(async ({ path }) => {
+      const reply = await request(path);
+      if (reply === 'refused') {
+        try {
+          unlinkSync(path);
+        } catch {
+          // Removed by someone else.
+        }
+        return undefined;
+      }
+      return reply === undefined ? undefined : { ...reply, path };
+    }),
+  );
+  return answers.filter((a): a is ServerEntry => a !== undefined);
+}
+
+/** One `list` request: the answer, 'refused' when nothing listens, undefined otherwise. */
+function request(
+  path: string,
+): Promise<Extract<ServerMessage, { type: 'server' }> | 'refused' | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const splitter = new LineSplitter(MAX_SERVER_LINE_BYTES);
+    const timer = setTimeout(() => done(undefined), LIST_TIMEOUT_MS);
+    const done = (value: Extract<ServerMessage, { type: 'server' }> | 'refused' | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(value);
+    };
+    socket.on('connect', () => socket.write(encode({ type: 'list' })));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      done(err.code === 'ECONNREFUSED' ? 'refused' : undefined),
+    );
+    socket.on('close', () => done(undefined));
+    socket.on('data', (chunk: Buffer) =>
+      splitter.push(chunk, (event) => {
+        const message = event.kind === 'line' ? parseServerMessage(event.text) : undefined;
+        done(message?.type === 'server' ? message : undefined);
+      }),
+    );
+  });
+}
+
+function ago(ms: number): string {
+  if (ms < 1000) return 'now';
+  if (ms < 60_000) return `${Math.round(ms / 1000)}s ago`;
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)}m ago`;
+  return `${Math.round(ms / 3_600_000)}h ago`;
+}
+
+function formatSession(s: ListedSession): string {
+  const status = s.status === 'running' ? 'running' : 'exited';
+  const watchers = s.watchers > 0 ? `   ${s.watchers} attached` : '';
+  return `  ${s.sessionId.padEnd(6)} ${status.padEnd(8)} ${`${s.cols}x${s.rows}`.padEnd(8)} changed ${ago(s.quietMs).padEnd(8)} ${s.command ?? '(shell)'}${watchers}`;
+}
+
+function formatServers(servers: readonly ServerEntry[], dir: string): string {
+  if (servers.length === 0) return `no agent-tty server is running for you (looked in ${dir})\n`;
+  const lines: string[] = [];
+  for (const s of servers) {
+    lines.push(
+      `server ${s.pid} (${s.client || 'no client yet'}, started ${s.startedAt.slice(0, 19).replace('T', ' ')} UTC)`,
+    );
+    if (s.sessions.length === 0) lines.push('  no sessions');
+    for (const session of s.sessions) lines.push(formatSession(session));
+  }
+  const qualify = servers.length > 1 ? ' (or SESSION@PID)' : '';
+  lines.push('', `attach with: agent-tty attach SESSION${qualify}; add --read-only to watch only`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Attached: frames to the terminal, keys to the server, until one side ends it. */
+function attach(
+  server: ServerEntry,
+  sessionId: string,
+  readOnly: boolean,
+  io: Output,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const stdin = process.stdin;
+    const stdout = process.stdout;
+    const socket: Socket = connect(server.path);
+    const splitter = new LineSplitter(MAX_SERVER_LINE_BYTES);
+    const decoder = new StringDecoder('utf8');
+    const notices: string[] = [];
+    let entered = false;
+    let finished = false;
+
+    const title = `agent-tty attach ${sessionId}${readOnly ? ' (read-only)' : ''} · Ctrl-\\ detaches`;
+    const enter = () => {
+      entered = true;
+      stdin.setRawMode(true);
+      stdin.resume();
+      // The window title is saved (XTWINOPS 22) and given back (23) on the way out.
+      stdout.write(`\x1b[22;0t\x1b]2;${title}\x07\x1b[?1049h\x1b[H\x1b[2J`);
+    };
+    const finish = (code: number, lines: readonly string[]) => {
+      if (finished) return;
+      finished = true;
+      if (entered) {
+        stdout.write(`${RESTORE_TERMINAL}\x1b[?1049l\x1b[23;0t`);
+        stdin.setRawMode(false);
+      }
+      stdin.pause();
+      stdin.off('data', onKeys);
+      stdout.off('resize', onResize);
+      socket.destroy();
+      for (const line of [...notices.map((n) => `agent-tty: ${n}`), ...lines]) io.err(`${line}\n`);
+      resolve(code);
+    };
+    const send = (text: string) => {
+      for (let i = 0; i < text.length; i += MAX_INPUT_CHUNK) {
+        socket.write(encode({ type: 'input', data: text.slice(i, i + MAX_INPUT_CHUNK) }));
+      }
+    };
+    const onKeys = (chunk: Buffer) => {
+      const detach = chunk.indexOf(DETACH_BYTE);
+      const typed = detach === -1 ? chunk : chunk.subarray(0, detach);
+      if (!readOnly && typed.length > 0) send(decoder.write(typed));
+      if (detach !== -1) {
+        finish(0, [
+          `agent-tty: detached from ${sessionId}; it keeps running (agent-tty attach ${sessionId} to come back)`,
+        ]);
+      }
+    };
+    const onResize = () => {
+      socket.write(encode({ type: 'size', cols: stdout.columns, rows: stdout.rows }));
+    };
+    const onMessage = (message: ServerMessage) => {
+      switch (message.type) {
+        case 'attached':
+          enter();
+          stdin.on('data', onKeys);
+          stdout.on('resize', onResize);
+          break;
+        case 'frame':
+          stdout.write(message.data);
+          break;
+        case 'notice':
+          notices.push(message.message);
+          stdout.write('\x07');
+          break;
+        case 'end': {
+          const screen = message.reason === 'exited' ? (message.screen ?? []) : [];
+          finish(message.reason === 'error' ? 1 : 0, [...screen, `agent-tty: ${message.message}`]);
+          break;
+        }
+        default:
+          break;
+      }
+    };
+
+    socket.on('connect', () =>
+      socket.write(
+        encode({ type: 'attach', sessionId, readOnly, cols: stdout.columns, rows: stdout.rows }),
+      ),
+    );
+    socket.on('data', (chunk: Buffer) =>
+      splitter.push(chunk, (event) => {
+        const message = event.kind === 'line' ? parseServerMessage(event.text) : undefined;
+        if (message) onMessage(message);
+      }),
+    );
+    socket.on('error', (err) =>
+      finish(1, [`agent-tty: the connection to server ${server.pid} failed (${err.message})`]),
+    );
+    socket.on('close', () =>
+      finish(1, [
+        `agent-tty: the agent-tty server (pid ${server.pid}) ended; session ${sessionId} is gone`,
+      ]),
+    );
+  });
+}

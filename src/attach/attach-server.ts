@@ -1,0 +1,212 @@
+/**
+ * The server's end of `agent-tty attach`: a Unix socket at `<socket dir>/<pid>.sock` (0600, in the
+ * user's 0700 directory, socket-dir.ts) that answers `list` with this server's sessions and
+ * `attach` with a Watcher. No network listener. The socket is removed when the server closes it
+ * and, synchronously, on any exit of the process (serve.ts). Bounded: at most MAX_CONNECTIONS
+ * connections, a first request within REQUEST_TIMEOUT_MS, lines of at most
+ * MAX_CLIENT_LINE_BYTES; a connection past a bound is closed.
+ * @see spec/attach.md
+ */
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { LineSplitter } from '../line-splitter.js';
+import type { Logger } from '../log.js';
+import type { SessionRegistry } from '../session/registry.js';
+import {
+  encode,
+  MAX_CLIENT_LINE_BYTES,
+  parseClientMessage,
+  type ServerMessage,
+} from './protocol.js';
+import { ensureSocketDir, listSockets, socketPath } from './socket-dir.js';
+import { Watcher } from './watcher.js';
+
+export const MAX_CONNECTIONS = 32;
+export const REQUEST_TIMEOUT_MS = 5000;
+
+export interface AttachServerDeps {
+  readonly registry: SessionRegistry;
+  readonly logger: Logger;
+  readonly dir: string;
+  /** The MCP client's name, once it has said it ('' before). */
+  readonly clientName: () => string;
+}
+
+export class AttachServer {
+  private readonly _watchers = new Set<Watcher>();
+  private readonly _startedAt = new Date().toISOString();
+  private _closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly _server: Server,
+    private readonly _deps: AttachServerDeps,
+  ) {}
+
+  /** Listens on this process's socket; throws (SocketDirError or the errno) when it cannot. */
+  static async listen(deps: AttachServerDeps): Promise<AttachServer> {
+    ensureSocketDir(deps.dir);
+    const path = socketPath(deps.dir, process.pid);
+    removeStale(path);
+    const server = createServer();
+    server.maxConnections = MAX_CONNECTIONS;
+    const attach = new AttachServer(path, server, deps);
+    server.on('connection', (socket) => attach._accept(socket));
+    server.on('error', (err) => deps.logger.warn(`attach socket: ${err.message}`));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    chmodSync(path, 0o600);
+    return attach;
+  }
+
+  /**
+   * The command a person runs to attach to `sessionId`: `agent-tty attach t3`, or `t3@PID` while
+   * another server's socket is in the directory (then a bare id could name either).
+   */
+  command(sessionId: string): string {
+    const others = listSockets(this._deps.dir).some((s) => s.pid !== process.pid);
+    return `agent-tty attach ${others ? `${sessionId}@${process.pid}` : sessionId}`;
+  }
+
+  get watchers(): number {
+    return this._watchers.size;
+  }
+
+  /** Tells every watcher the server is going, stops listening and removes the socket. */
+  async close(): Promise<void> {
+    if (this._closed) return;
+    this._closed = true;
+    for (const watcher of [...this._watchers]) {
+      watcher.end(
+        'closed',
+        `the agent-tty server (pid ${process.pid}) is shutting down; its sessions are closing`,
+      );
+    }
+    // Not waiting for connections to end: a watcher that stops reading must not hold up the exit.
+    this._server.close();
+    this.removeSocketSync();
+  }
+
+  /** Removes the socket file now (for the process's exit handler). */
+  removeSocketSync(): void {
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private _accept(socket: Socket): void {
+    const splitter = new LineSplitter(MAX_CLIENT_LINE_BYTES);
+    let watcher: Watcher | undefined;
+    const timer = setTimeout(() => socket.destroy(), REQUEST_TIMEOUT_MS);
+    const refuse = (message: string) => {
+      clearTimeout(timer);
+      if (watcher) watcher.end('error', message);
+      else {
+        socket.end(encode({ type: 'end', reason: 'error', message }));
+      }
+    };
+    socket.on('error', () => clearTimeout(timer));
+    socket.on('close', () => clearTimeout(timer));
+    socket.on('data', (chunk: Buffer) => {
+      if (socket.destroyed || socket.writableEnded) return;
+      splitter.push(chunk, (event) => {
+        if (socket.destroyed || socket.writableEnded) return;
+        if (event.kind === 'overlong') {
+          refuse(
+            `a message of ${event.bytes} bytes is over the ${MAX_CLIENT_LINE_BYTES}-byte limit`,
+          );
+          return;
+        }
+        const parsed = parseClientMessage(event.text);
+        if (!parsed.ok) {
+          refuse(`not an attach protocol message (${parsed.reason})`);
+          return;
+        }
+        const message = parsed.message;
+        if (watcher) {
+          if (message.type === 'input') watcher.input(message.data);
+          else if (message.type === 'size') watcher.resize(message.cols, message.rows);
+          else refuse(`"${message.type}" is only a first request`);
+          return;
+        }
+        clearTimeout(timer);
+        if (message.type === 'list') {
+          socket.end(encode(this._describe()));
+        } else if (message.type === 'attach') {
+          watcher = this._attach(socket, message);
+        } else {
+          refuse(`the first request is "list" or "attach", not "${message.type}"`);
+        }
+      });
+      // A line past the limit is refused as it streams, not when (if ever) it ends.
+      if (splitter.overflowing && !socket.writableEnded) {
+        refuse(`a message is over the ${MAX_CLIENT_LINE_BYTES}-byte limit`);
+      }
+    });
+  }
+
+  private _attach(
+    socket: Socket,
+    request: { sessionId: string; readOnly: boolean; cols: number; rows: number },
+  ): Watcher | undefined {
+    const session = this._deps.registry.find(request.sessionId);
+    if (!session || session.isClosed) {
+      const ids = this._deps.registry.list().map((s) => s.sessionId);
+      const open = ids.length === 0 ? 'it has none open' : `its sessions are ${ids.join(', ')}`;
+      socket.end(
+        encode({
+          type: 'end',
+          reason: 'error',
+          message: `no session ${request.sessionId} in agent-tty server ${process.pid}; ${open}`,
+        }),
+      );
+      return undefined;
+    }
+    const watcher = new Watcher(socket, session, request.readOnly, request, (w) =>
+      this._watchers.delete(w),
+    );
+    this._watchers.add(watcher);
+    return watcher;
+  }
+
+  private _describe(): ServerMessage {
+    const sessions = this._deps.registry.list().flatMap((info) => {
+      const session = this._deps.registry.find(info.sessionId);
+      if (!session || session.isClosed) return [];
+      return [
+        {
+          sessionId: info.sessionId,
+          command: info.command,
+          status: info.status,
+          cols: info.cols,
+          rows: info.rows,
+          quietMs: session.quietMs,
+          watchers: session.presence.watchers,
+        },
+      ];
+    });
+    return {
+      type: 'server',
+      pid: process.pid,
+      client: this._deps.clientName(),
+      startedAt: this._startedAt,
+      sessions,
+    };
+  }
+}
+
+/** A socket left at this process's path (by an earlier process with the same pid) is removed. */
+function removeStale(path: string): void {
+  try {
+    if (lstatSync(path).isSocket()) unlinkSync(path);
+  } catch {
+    // Nothing there.
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Frames: what a watcher's terminal is sent to show a session's screen. Pure. A frame redraws
+ * only the rows that changed since the last frame this watcher got, then puts the cursor where
+ * the program's is and sets the keyboard and mouse modes the program asked for, so what the person
+ * types is encoded as the program expects. Each row is drawn from its first column with absolute
+ * positioning, so a terminal larger than the session shows the screen exactly in its top-left
+ * corner (with a status line below it when there is a row to spare); a smaller one is told, in
+ * words, how large it must be. A frame is one synchronized update (DEC mode 2026): terminals
+ * that know it show it at once.
+ */
+import type { MouseEncoding, MouseTracking, TerminalModes } from '../modes.js';
+
+const ESC = '\x1b';
+const CSI = `${ESC}[`;
+
+/** What a frame is drawn from: the session's screen now. */
+export interface ScreenView {
+  readonly cols: number;
+  readonly rows: number;
+  /** Each row as the sequences that draw it from the default style at its first column. */
+  readonly rowSequences: readonly string[];
+  /** 0-based. */
+  readonly cursor: { readonly row: number; readonly column: number; readonly visible: boolean };
+  readonly modes: TerminalModes;
+}
+
+/** What the watcher's terminal shows after a frame: the next frame draws the difference. */
+export interface FrameState {
+  readonly layout: string;
+  readonly rows: readonly string[];
+  readonly inputModes: string;
+  readonly cursor: string;
+}
+
+export interface FrameLayout {
+  /** The watcher terminal's size. */
+  readonly cols: number;
+  readonly rows: number;
+  /** One line about the attachment, shown below the screen when there is room. */
+  readonly status: string;
+  /** How to detach, for the too-small message. */
+  readonly detachHint: string;
+}
+
+const MOUSE_TRACKING: Record<MouseTracking, string> = {
+  none: '',
+  x10: '9',
+  normal: '1000',
+  button: '1002',
+  any: '1003',
+};
+const MOUSE_ENCODING: Record<MouseEncoding, string> = {
+  default: '',
+  utf8: '1005',
+  sgr: '1006',
+  urxvt: '1015',
+  'sgr-pixels': '1016',
+};
+
+/** The modes that change what the watcher's keyboard and mouse send. */
+export function inputModeSequence(modes: TerminalModes): string {
+  const set = (on: boolean, mode: string) => `${CSI}?${mode}${on ? 'h' : 'l'}`;
+  let out = set(modes.applicationCursorKeys, '1');
+  out += modes.applicationKeypad ? `${ESC}=` : `${ESC}>`;
+  out += set(modes.bracketedPaste, '2004');
+  out += set(modes.focusEvents, '1004');
+  out += `${CSI}?9l${CSI}?1000l${CSI}?1002l${CSI}?1003l`;
+  out += `${CSI}?1005l${CSI}?1006l${CSI}?1015l${CSI}?1016l`;
+  const tracking = MOUSE_TRACKING[modes.mouseTracking];
+  if (tracking) {
+    out += `${CSI}?${tracking}h`;
+    const encoding = MOUSE_ENCODING[modes.mouseEncoding];
+    if (encoding) out += `${CSI}?${encoding}h`;
+  }
+  return out;
+}
+
+/** What leaves the watcher's terminal as it was: every mode a frame may set, back to default. */
+export const RESTORE_TERMINAL = `${CSI}0m${inputModeSequence({
+  applicationCursorKeys: false,
+  applicationKeypad: false,
+  bracketedPaste: false,
+  focusEvents: false,
+  mouseTracking: 'none',
+  mouseEncoding: 'default',
+  kittyKeyboardFlags: 0,
+  modifyOtherKeys: 0,
+  synchronizedUpdate: false,
+  cursorVisible: true,
+  alternateScreen: false,
+})}${CSI}?25h`;
+
+/** Cuts `text` to `width` characters (code points). */
+function fit(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : chars.slice(0, Math.max(0, width)).join('');
+}
+
+/** Words wrapped to lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line === '' ? word : `${line} ${word}`;
+    if ([...next].length <= width || line === '') line = next;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((l) => fit(l, width));
+}
+
+/**
+ * The bytes that bring the watcher's terminal from `previous` (undefined: unknown, so all of it
+ * is drawn) to `view`, and the state after them; data is '' when nothing changed.
+ */
+export function composeFrame(
+  view: ScreenView,
+  layout: FrameLayout,
+  previous: FrameState | undefined,
+): { data: string; state: FrameState } {
+  const tooSmall = layout.cols < view.cols || layout.rows < view.rows;
+  const layoutKey = `${tooSmall}|${view.cols}x${view.rows}|${layout.cols}x${layout.rows}|${layout.status}`;
+  const redraw = previous === undefined || previous.layout !== layoutKey;
+  const inputModes = inputModeSequence(view.modes);
+  let body = redraw ? `${CSI}0m${CSI}H${CSI}2J` : '';
+  let rows: readonly string[] = previous && !redraw ? previous.rows : [];
+
+  if (tooSmall) {
+    if (redraw) {
+      const text =
+        `agent-tty: this session is ${view.cols}x${view.rows} and this terminal is ${layout.cols}x${layout.rows}. ` +
+        `Make the terminal at least ${view.cols}x${view.rows} to see the screen; what you type still reaches the program. ${layout.detachHint}`;
+      wrap(text, layout.cols)
+        .slice(0, layout.rows)
+        .forEach((line, i) => {
+          body += `${CSI}${i + 1};1H${line}`;
+        });
+    }
+    rows = [];
+  } else {
+    const next: string[] = [];
+    for (let r = 0; r < view.rows; r++) {
+      const row = view.rowSequences[r] ?? '';
+      next.push(row);
+      if (!redraw && rows[r] === row) continue;
+      body += `${CSI}${r + 1};1H${CSI}0m${CSI}2K${row}${CSI}0m`;
+    }
+    rows = next;
+    if (redraw && layout.rows > view.rows) {
+      body += `${CSI}${layout.rows};1H${CSI}7m${fit(layout.status, layout.cols)}${CSI}0m`;
+    }
+  }
+
+  const modesChanged = previous?.inputModes !== inputModes || redraw;
+  const cursor = cursorSequence(view, tooSmall);
+  const state = { layout: layoutKey, rows, inputModes, cursor };
+  if (body === '' && !modesChanged && previous !== undefined) {
+    return { data: previous.cursor === cursor ? '' : cursor, state };
+  }
+  const data = `${CSI}?2026h${CSI}?25l${body}${modesChanged ? inputModes : ''}${cursor}${CSI}?2026l`;
+  return { data, state };
+}
+
+function cursorSequence(view: ScreenView, tooSmall: boolean): string {
+  if (tooSmall) return `${CSI}?25l`;
+  const { row, column, visible } = view.cursor;
+  return `${CSI}${row + 1};${column + 1}H${CSI}?25${visible ? 'h' : 'l'}`;
+}

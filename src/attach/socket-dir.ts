@@ -1,0 +1,100 @@
+/**
+ * Where attach sockets live and why only their user can reach them. Each server listens on
+ * `<dir>/<pid>.sock`; `dir` is per user (`$AGENT_TTY_SOCKET_DIR`, or `agent-tty-<uid>` in the
+ * temporary directory, as tmux does) and must be a real directory (never a symlink) owned by the
+ * user with no permission bits for anyone else. It is created so (0700) when missing, and
+ * refused, not repaired, when it is not: someone else may have planted it.
+ * @see spec/attach.md (Trust model)
+ */
+import { lstatSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makePrivateDir } from '../private-files.js';
+
+export const SOCKET_DIR_ENV = 'AGENT_TTY_SOCKET_DIR';
+
+/** The directory refused, and why, in one line a person can act on. */
+export class SocketDirError extends Error {}
+
+function uid(): number {
+  return process.getuid?.() ?? 0;
+}
+
+/** The user's socket directory. */
+export function socketDir(env: Readonly<Record<string, string | undefined>>): string {
+  const chosen = env[SOCKET_DIR_ENV];
+  return chosen ? chosen : join(tmpdir(), `agent-tty-${uid()}`);
+}
+
+export function socketPath(dir: string, pid: number): string {
+  return join(dir, `${pid}.sock`);
+}
+
+/** Checks `dir` as described above; throws SocketDirError naming what is wrong. */
+export function checkSocketDir(dir: string): void {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(dir);
+  } catch (err) {
+    throw new SocketDirError(
+      `the socket directory ${dir} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
+  }
+  if (stat.isSymbolicLink()) {
+    throw new SocketDirError(
+      `the socket directory ${dir} is a symbolic link, which agent-tty never follows; remove it`,
+    );
+  }
+  if (!stat.isDirectory()) {
+    throw new SocketDirError(`the socket directory ${dir} is not a directory; remove it`);
+  }
+  if (stat.uid !== uid()) {
+    throw new SocketDirError(
+      `the socket directory ${dir} belongs to user ${stat.uid}, not to you (${uid()}); remove it or set ${SOCKET_DIR_ENV}`,
+    );
+  }
+  const mode = Number(stat.mode) & 0o777;
+  if ((mode & 0o077) !== 0) {
+    throw new SocketDirError(
+      `the socket directory ${dir} has mode ${mode.toString(8).padStart(4, '0')}, open to other users; it must be 0700 (chmod 700 ${dir})`,
+    );
+  }
+}
+
+/** Creates the directory 0700 when missing, then checks it. */
+export function ensureSocketDir(dir: string): void {
+  try {
+    makePrivateDir(dir);
+  } catch (err) {
+    // An existing symlink or file makes mkdir fail; the check says what is there.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new SocketDirError(
+        `the socket directory ${dir} cannot be created (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
+    }
+  }
+  checkSocketDir(dir);
+}
+
+/** The servers' sockets in `dir` (user-owned sockets named <pid>.sock), by pid. */
+export function listSockets(dir: string): { pid: number; path: string }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const found: { pid: number; path: string }[] = [];
+  for (const name of names) {
+    const match = /^(\d+)\.sock$/.exec(name);
+    if (!match) continue;
+    const path = join(dir, name);
+    try {
+      const stat = lstatSync(path);
+      if (stat.isSocket() && stat.uid === uid()) found.push({ pid: Number(match[1]), path });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found.sort((a, b) => a.pid - b.pid);
+}

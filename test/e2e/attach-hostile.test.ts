@@ -1,0 +1,267 @@
+/**
+ * The attach socket under attack: malformed and overlong lines, requests out of order, typing on
+ * a read-only attachment, more connections than allowed, a watcher that stops reading while the
+ * program floods, a person who types faster than the program reads, a connection that never
+ * asks, and a socket directory someone else prepared. Raw sockets, no attach CLI.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SERVER } from '../helpers/paths.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { type Snapshot, screenText } from '../helpers/tool-calls.js';
+import { sleep, waitUntil } from '../helpers/wait.js';
+
+const BASH = 'bash --norc --noprofile';
+
+interface Raw {
+  socket: Socket;
+  lines: () => Record<string, unknown>[];
+  closed: () => boolean;
+  send(value: unknown): void;
+  waitFor(
+    predicate: (m: Record<string, unknown>) => boolean,
+    what: string,
+  ): Promise<Record<string, unknown>>;
+}
+
+function raw(path: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(path);
+    const received: Record<string, unknown>[] = [];
+    let buffer = '';
+    let isClosed = false;
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl = buffer.indexOf('\n');
+      while (nl !== -1) {
+        received.push(JSON.parse(buffer.slice(0, nl)));
+        buffer = buffer.slice(nl + 1);
+        nl = buffer.indexOf('\n');
+      }
+    });
+    socket.on('close', () => {
+      isClosed = true;
+    });
+    socket.on('error', () => {
+      isClosed = true;
+    });
+    socket.once('connect', () =>
+      resolve({
+        socket,
+        lines: () => received,
+        closed: () => isClosed,
+        send: (value) =>
+          socket.write(typeof value === 'string' ? value : `${JSON.stringify(value)}\n`),
+        async waitFor(predicate, what) {
+          await waitUntil(() => received.some(predicate), what);
+          return received.find(predicate) as Record<string, unknown>;
+        },
+      }),
+    );
+    socket.once('error', reject);
+  });
+}
+
+describe('the attach socket under attack', () => {
+  let h: Harness;
+  let dir: string;
+  let path: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-hostile-'));
+    h = await startServer({ env: { AGENT_TTY_SOCKET_DIR: join(dir, 'sockets') } });
+    path = join(dir, 'sockets', `${h.pid}.sock`);
+    await waitUntil(() => {
+      try {
+        readFileSync(path);
+        return false;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+      }
+    }, 'the socket');
+  });
+  after(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers malformed, unknown and out-of-order requests with one error line and closes', async () => {
+    for (const [line, reason] of [
+      ['not json\n', /not an attach protocol message \(not JSON\)/],
+      ['{"type":"exec","command":"id"}\n', /not an attach protocol message/],
+      [
+        `${JSON.stringify({ type: 'input', data: 'id\r' })}\n`,
+        /the first request is "list" or "attach", not "input"/,
+      ],
+      [
+        `${JSON.stringify({ type: 'attach', sessionId: 't999', readOnly: false, cols: 80, rows: 24 })}\n`,
+        /no session t999 in agent-tty server/,
+      ],
+    ] as const) {
+      const c = await raw(path);
+      c.send(line);
+      const end = await c.waitFor((m) => m.type === 'end', `an end for ${line}`);
+      assert.equal(end.reason, 'error');
+      assert.match(String(end.message), reason);
+      await waitUntil(c.closed, 'closed');
+    }
+    assert.equal((await h.call('terminal_list')).isError, false, 'the server serves on');
+  });
+
+  it('closes a connection whose line passes the limit, holding no more than the limit', async () => {
+    const c = await raw(path);
+    const chunk = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 8 && !c.closed(); i++) c.send(chunk);
+    const end = await c.waitFor((m) => m.type === 'end', 'an end');
+    assert.match(String(end.message), /a message is over the 262144-byte limit/);
+    await waitUntil(c.closed, 'closed');
+  });
+
+  it('closes a connection that asks nothing within 5 s', async () => {
+    const c = await raw(path);
+    await sleep(4000);
+    assert.equal(c.closed(), false);
+    await waitUntil(c.closed, 'closed after the request timeout', 4000);
+  });
+
+  it('refuses input on a read-only attachment, whatever the client sends', async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const c = await raw(path);
+    c.send({ type: 'attach', sessionId: id, readOnly: true, cols: 80, rows: 24 });
+    await c.waitFor((m) => m.type === 'frame', 'a frame');
+    c.send({ type: 'input', data: 'echo read-only-breach\r' });
+    const notice = await c.waitFor((m) => m.type === 'notice', 'a notice');
+    assert.match(String(notice.message), /read-only/);
+    await sleep(300);
+    const reply = await h.call('terminal_snapshot', { sessionId: id });
+    assert.doesNotMatch(screenText(reply.data.snapshot as Snapshot), /read-only-breach/);
+    assert.equal(reply.data.personTyped, undefined);
+    c.socket.destroy();
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('takes at most 32 connections at once and serves again when they go', async () => {
+    const idle = await Promise.all(
+      Array.from({ length: 40 }, () => raw(path).catch(() => undefined)),
+    );
+    await sleep(300);
+    const open = idle.filter((c) => c && !c.closed());
+    assert.ok(open.length <= 32, `${open.length} connections stayed open`);
+    assert.equal((await h.call('terminal_list')).isError, false);
+    for (const c of idle) c?.socket.destroy();
+    await sleep(100);
+    const c = await raw(path);
+    c.send({ type: 'list' });
+    const listed = await c.waitFor((m) => m.type === 'server', 'a listing');
+    assert.equal(listed.pid, h.pid);
+  });
+
+  it('holds one frame for a watcher that stops reading while the program floods, then shows the screen as it is', async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const c = await raw(path);
+    c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
+    await c.waitFor((m) => m.type === 'frame', 'a first frame');
+    c.socket.pause();
+    const rss = () =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${h.pid}/status`, 'utf8'))?.[1]) * 1024;
+    const before = process.platform === 'linux' ? rss() : 0;
+    // About 4 s of changing screen: without the bound, some 200 frames of 3-4 KB would wait.
+    await h.input(id, [
+      {
+        type: 'text',
+        text: 'end=$((SECONDS+4)); while [ $SECONDS -lt $end ]; do echo "line $RANDOM"; done; echo FLOOD-DONE\r',
+      },
+      { type: 'wait', pattern: '^FLOOD-DONE$', timeoutMs: 60_000 },
+    ]);
+    if (process.platform === 'linux') {
+      const grown = rss() - before;
+      assert.ok(
+        grown < 64 * 1024 * 1024,
+        `the server grew by ${grown} bytes with a stalled watcher`,
+      );
+    }
+    let bytes = 0;
+    c.socket.on('data', (chunk: string) => {
+      bytes += chunk.length;
+    });
+    c.socket.resume();
+    await waitUntil(
+      () => c.lines().some((m) => m.type === 'frame' && String(m.data).includes('FLOOD-DONE')),
+      'a frame with the final screen',
+      10_000,
+    );
+    // What waited: the kernel's socket buffer and one frame, not the whole flood's frames.
+    assert.ok(bytes < 512 * 1024, `${bytes} bytes of frames waited for the watcher`);
+    c.socket.destroy();
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('does not let a person queue more input than the program reads', async () => {
+    const { id } = await h.start({ command: 'sleep 30', cols: 80, rows: 24, login: false });
+    const c = await raw(path);
+    c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
+    await c.waitFor((m) => m.type === 'frame', 'a frame');
+    const piece = 'y'.repeat(16 * 1024);
+    for (let i = 0; i < 160; i++) c.send({ type: 'input', data: piece });
+    const notice = await c.waitFor((m) => m.type === 'notice', 'a notice');
+    assert.match(String(notice.message), /not sent: the program has not read/);
+    const reply = await h.call('terminal_input', {
+      sessionId: id,
+      actions: [{ type: 'text', text: 'z'.repeat(64 * 1024) }],
+    });
+    assert.equal(reply.data.error?.code, 'INPUT_BACKLOG', 'the limit is the same for both');
+    c.socket.destroy();
+    await h.call('terminal_close', { sessionId: id });
+  });
+});
+
+describe('a socket directory someone else prepared', () => {
+  it('turns attach off (the tools work) and attach says why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-planted-'));
+    try {
+      const open = join(dir, 'open');
+      mkdirSync(open);
+      chmodSync(open, 0o777);
+      const link = join(dir, 'link');
+      mkdirSync(join(dir, 'target'), { mode: 0o700 });
+      symlinkSync(join(dir, 'target'), link);
+      for (const [socketDir, why] of [
+        [open, /has mode 0777, open to other users/],
+        [link, /is a symbolic link, which agent-tty never follows/],
+      ] as const) {
+        const h = await startServer({ env: { AGENT_TTY_SOCKET_DIR: socketDir } });
+        try {
+          await waitUntil(
+            () => /agent-tty attach is off for this server/.test(h.stderr()),
+            'the warning',
+          );
+          assert.match(h.stderr(), why);
+          const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+          const list = await h.call('terminal_list');
+          assert.equal(list.data.sessions?.[0]?.attach, undefined, 'no attach command to give');
+          await h.call('terminal_close', { sessionId: id });
+          let out = '';
+          try {
+            execFileSync(process.execPath, [SERVER, 'attach'], {
+              env: { ...process.env, AGENT_TTY_SOCKET_DIR: socketDir },
+              encoding: 'utf8',
+              stdio: ['ignore', 'pipe', 'pipe'],
+            });
+          } catch (err) {
+            out = String((err as { stderr: string }).stderr);
+          }
+          assert.match(out, why);
+        } finally {
+          await h.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,430 @@
+/**
+ * `agent-tty attach`: a person watches and types into an agent's session. The CLI runs in a real
+ * PTY and its output is rendered by a second emulator (helpers/watcher.ts), so each test compares
+ * what the person sees with what the agent's snapshot says, and checks what each side's input
+ * does to the other.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SERVER } from '../helpers/paths.js';
+import { fixtureCommand, needsPython, python, which } from '../helpers/programs.js';
+import { type Harness, startServer } from '../helpers/server.js';
+import { type Snapshot, screenText, type ToolReply } from '../helpers/tool-calls.js';
+import { sleep, waitUntil } from '../helpers/wait.js';
+import { openWatcher, type WatcherTerminal } from '../helpers/watcher.js';
+
+const missing = (program: string) => (which(program) ? false : `${program} is not installed`);
+const BASH = 'bash --norc --noprofile';
+
+type View = Pick<Snapshot, 'screen' | 'styles' | 'spans' | 'cursor'>;
+
+/** A screen's rows (the first `rows`) with each styled span resolved to its style. */
+function resolved(view: View, rows: number) {
+  const screen = view.screen.slice(0, rows);
+  while (screen.length > 0 && screen.at(-1) === '') screen.pop();
+  return {
+    screen,
+    spans: (view.spans ?? [])
+      .filter(([row]) => row <= rows)
+      .map(([row, col, width, style]) => [row, col, width, view.styles?.[style]]),
+    cursor: view.cursor,
+  };
+}
+
+describe('agent-tty attach', () => {
+  let h: Harness;
+  let dir: string;
+  let env: Record<string, string>;
+  const watchers: WatcherTerminal[] = [];
+  const watch = (args: string[], cols = 80, rows = 24, extraEnv = env) => {
+    const w = openWatcher(args, { env: extraEnv, cols, rows });
+    watchers.push(w);
+    return w;
+  };
+  const attachCli = (args: string[], extraEnv = env) => {
+    try {
+      return {
+        code: 0,
+        out: execFileSync(process.execPath, [SERVER, 'attach', ...args], {
+          env: { ...process.env, ...extraEnv },
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      };
+    } catch (err) {
+      const e = err as { status: number; stdout: string; stderr: string };
+      return { code: e.status, out: `${e.stdout}${e.stderr}` };
+    }
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-'));
+    env = { AGENT_TTY_SOCKET_DIR: join(dir, 'sockets') };
+    h = await startServer({ env });
+    await waitUntil(() => {
+      try {
+        return statSync(join(dir, 'sockets', `${h.pid}.sock`)).isSocket();
+      } catch {
+        return false;
+      }
+    }, 'the attach socket');
+  });
+  after(async () => {
+    for (const w of watchers) w.kill();
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Waits until the person's screen equals the agent's snapshot, text, styles and cursor. */
+  async function sameScreen(w: WatcherTerminal, id: string): Promise<Snapshot> {
+    let last = '';
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const snapshot = await h.snapshot(id, { settleMs: 100 });
+      const want = resolved(snapshot, snapshot.rows);
+      const got = resolved(w.view(), snapshot.rows);
+      last = `agent:   ${JSON.stringify(want)}\nwatcher: ${JSON.stringify(got)}`;
+      if (JSON.stringify(want) === JSON.stringify(got)) return snapshot;
+      await sleep(50);
+    }
+    throw new Error(`the watcher's screen never matched the snapshot\n${last}`);
+  }
+
+  it('lists the server and its sessions', async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const listed = attachCli([]);
+    assert.equal(listed.code, 0, listed.out);
+    assert.match(listed.out, new RegExp(`server ${h.pid} \\(agent-tty-tests`));
+    assert.match(
+      listed.out,
+      new RegExp(`${id} +running +80x24 +changed .* bash --norc --noprofile`),
+    );
+    const list = await h.call('terminal_list');
+    const info = list.data.sessions?.find((s) => s.sessionId === id);
+    assert.equal(info?.attach, `agent-tty attach ${id}`);
+    assert.match(list.text, new RegExp(`attach: agent-tty attach ${id}`));
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('shows a shell exactly as the agent sees it, and what the person types reaches it', async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    await h.input(id, [
+      {
+        type: 'text',
+        text: "PS1='$ '; printf '\\e[1;31mred\\e[0m \\e[42mgreen bg\\e[0m plain\\n'",
+      },
+      { type: 'key', key: 'Enter' },
+    ]);
+    const w = watch([id]);
+    await sameScreen(w, id);
+    w.type('echo typed-by-person\r');
+    // Watched on the person's screen: every agent result reports (and clears) personTyped.
+    await w.waitForText(/^typed-by-person$/m);
+    const reply = await h.call('terminal_snapshot', { sessionId: id });
+    assert.match(screenText(reply.data.snapshot as Snapshot), /^typed-by-person$/m);
+    assert.equal(reply.data.watchers, 1, JSON.stringify(reply.data));
+    assert.equal(reply.data.personTyped, true);
+    assert.deepEqual(Object.keys(reply.data).slice(0, 3), ['sessionId', 'watchers', 'personTyped']);
+    assert.match(
+      reply.text.split('\n')[0] ?? '',
+      new RegExp(`^a person attached \\(agent-tty attach ${id}\\) typed since your last call`),
+    );
+    const again = await h.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
+    assert.equal(again.data.personTyped, undefined, 'told once, then it starts over');
+    assert.equal(again.data.watchers, 1);
+    assert.match(again.text.split('\n')[0] ?? '', /^a person is watching/);
+    // The agent types too: the person sees it.
+    await h.input(id, [{ type: 'text', text: 'echo from-agent\r' }]);
+    await sameScreen(w, id);
+    w.type('\x1c');
+    assert.equal(await w.exited, 0);
+    assert.match(w.output(), new RegExp(`detached from ${id}; it keeps running`));
+    const later = await h.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
+    assert.equal(later.data.snapshot?.status, 'running', 'detaching leaves the session running');
+    assert.equal(later.data.watchers, undefined);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('shows vim with its colours, and keys typed there edit the file', {
+    skip: missing('vim'),
+  }, async () => {
+    const file = join(dir, 'hello.py');
+    writeFileSync(file, 'def greet(name):\n    # say hello\n    return f"hello {name}"\n');
+    const { id } = await h.start({
+      command: `vim --clean ${file}`,
+      cols: 80,
+      rows: 24,
+      login: false,
+    });
+    await h.waitFor(id, (s) => /say hello/.test(screenText(s)));
+    const w = watch([id]);
+    const shown = await sameScreen(w, id);
+    assert.ok((shown.spans ?? []).length > 0, 'vim colours the syntax');
+    w.type('Oprint("typed in vim")\x1b');
+    await h.waitFor(id, (s) => /print\("typed in vim"\)/.test(screenText(s)));
+    await sameScreen(w, id);
+    w.type(':wq\r');
+    await w.exited;
+    assert.match(w.output(), /exited with code 0/);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('shows a colour TUI on a larger terminal, with a status line below it', {
+    skip: needsPython,
+  }, async () => {
+    const { id } = await h.start({
+      command: fixtureCommand('colour-tui.py'),
+      cols: 80,
+      rows: 24,
+      login: false,
+    });
+    await h.waitFor(id, (s) => /press q to quit/.test(screenText(s)));
+    const w = watch([id], 100, 30);
+    await sameScreen(w, id);
+    await w.waitForText(
+      new RegExp(`^ agent-tty · ${id} · 80x24 · Ctrl-\\\\ detaches\\. · .*python`, 'm'),
+    );
+    // The person's terminal is put in the program's keyboard modes (application cursor keys),
+    // so its keys reach the program as the program asked for them.
+    w.press('Up');
+    await h.waitFor(id, (s) => /keys: '\\x1bOA'/.test(screenText(s)));
+    await sameScreen(w, id);
+    w.type('q');
+    await w.exited;
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('tells a terminal too small for the session how large it must be', {
+    skip: needsPython,
+  }, async () => {
+    const { id } = await h.start({
+      command: fixtureCommand('colour-tui.py'),
+      cols: 80,
+      rows: 24,
+      login: false,
+    });
+    await h.waitFor(id, (s) => /press q to quit/.test(screenText(s)));
+    const w = watch([id], 60, 20);
+    await w.waitForText(/this session is 80x24 and this terminal is 60x20/);
+    assert.match(w.rows().join(' '), /Make the terminal at least 80x24/);
+    w.resize(80, 24);
+    await sameScreen(w, id);
+    w.type('\x1c');
+    await w.exited;
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('--read-only watches without sending anything', async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const w = watch(['--read-only', id], 80, 25);
+    await sameScreen(w, id);
+    await w.waitForText(new RegExp(`^ agent-tty · ${id} · 80x24 · read-only · `, 'm'));
+    w.type('echo should-not-run\r');
+    await sleep(500);
+    const reply = await h.call('terminal_snapshot', { sessionId: id });
+    assert.doesNotMatch(screenText(reply.data.snapshot as Snapshot), /should-not-run/);
+    assert.equal(reply.data.personTyped, undefined);
+    assert.equal(reply.data.watchers, 1);
+    w.type('\x1c');
+    assert.equal(await w.exited, 0);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('shows two watchers the same screen', async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const a = watch([id]);
+    const b = watch([id]);
+    await sameScreen(a, id);
+    await sameScreen(b, id);
+    a.type('echo from-a\r');
+    await b.waitForText(/^from-a$/m);
+    const reply = await h.call('terminal_snapshot', { sessionId: id });
+    assert.equal(reply.data.watchers, 2);
+    assert.match(reply.text.split('\n')[0] ?? '', /^a person attached/);
+    await sameScreen(a, id);
+    await sameScreen(b, id);
+    assert.deepEqual(a.rows().slice(0, 24), b.rows().slice(0, 24));
+    await h.call('terminal_close', { sessionId: id });
+    await Promise.all([a.exited, b.exited]);
+  });
+
+  it('tells a watcher when the agent closes the session', async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const w = watch([id]);
+    await sameScreen(w, id);
+    await h.call('terminal_close', { sessionId: id });
+    assert.equal(await w.exited, 0, w.output());
+    assert.match(w.output(), new RegExp(`the agent closed session ${id}; it is gone`));
+  });
+
+  it('tells a watcher when the program exits, and leaves its last screen in view', async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const w = watch([id]);
+    await sameScreen(w, id);
+    w.type('echo last-words; exit 3\r');
+    assert.equal(await w.exited, 0);
+    assert.match(w.output(), /last-words/);
+    assert.match(w.output(), new RegExp(`the program in session ${id} exited with code 3`));
+    const reply = await h.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
+    assert.equal(reply.data.snapshot?.status, 'exited');
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('hands a password prompt to a person: the agent sees the answer, never the password', {
+    skip: needsPython,
+  }, async () => {
+    const replies: ToolReply[] = [];
+    const started = await h.call('terminal_start', {
+      command: `${python()} -c "import getpass; print('ok', len(getpass.getpass()))"`,
+      cols: 80,
+      rows: 24,
+      login: false,
+      waitForExit: true,
+      timeoutMs: 10_000,
+    });
+    replies.push(started);
+    const id = started.data.sessionId as string;
+    if (process.platform === 'linux') {
+      assert.equal(started.data.inputRequired, true, started.text);
+      assert.match(started.text, new RegExp(`ask your user to run \`agent-tty attach ${id}\``));
+    }
+    const w = watch([id]);
+    await w.waitForText(/Password:/);
+    w.type('hunter2\r');
+    replies.push(await h.input(id, [{ type: 'wait', pattern: '^ok \\d+$', timeoutMs: 10_000 }]));
+    const done = await h.waitFor(id, (s) => s.status === 'exited');
+    assert.match(screenText(done), /^ok 7$/m);
+    replies.push(await h.call('terminal_snapshot', { sessionId: id, scrollbackLines: 100 }));
+    replies.push(await h.call('terminal_list'));
+    replies.push(await h.call('terminal_snapshot', { sessionId: id, historySince: 0 }));
+    for (const reply of replies) {
+      const wire = JSON.stringify(reply.result);
+      assert.doesNotMatch(wire, /hunter2/, 'no result shows what the person typed');
+    }
+    assert.doesNotMatch(w.output(), /hunter2/, "nor does the person's own screen");
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('ends watchers with one line when the server exits, and cleans up after a killed one', async () => {
+    const own = { AGENT_TTY_SOCKET_DIR: join(dir, 'sockets-2') };
+    const second = await startServer({ env: own });
+    const { id } = await second.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const socket = join(dir, 'sockets-2', `${second.pid}.sock`);
+    await waitUntil(() => attachCli([], own).out.includes(`server ${second.pid}`), 'listed');
+    const w = watch([id], 80, 24, own);
+    await w.waitForText(/\$|#/);
+    await second.close();
+    assert.equal(await w.exited, 0);
+    assert.match(w.output(), /the agent-tty server \(pid \d+\) is shutting down/);
+    await waitUntil(() => {
+      try {
+        statSync(socket);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the socket is removed when the server exits');
+
+    const third = await startServer({ env: own });
+    await third.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const thirdSocket = join(dir, 'sockets-2', `${third.pid}.sock`);
+    await waitUntil(() => attachCli([], own).out.includes(`server ${third.pid}`), 'listed');
+    const w2 = watch(['t1'], 80, 24, own);
+    await w2.waitForText(/\$|#/);
+    process.kill(third.pid, 'SIGKILL');
+    assert.equal(await w2.exited, 1);
+    assert.match(w2.output(), /the agent-tty server \(pid \d+\) ended; session t1 is gone/);
+    assert.ok(statSync(thirdSocket).isSocket(), 'SIGKILL leaves the socket behind');
+    const listed = attachCli([], own);
+    assert.match(listed.out, /no agent-tty server is running for you/);
+    assert.throws(() => statSync(thirdSocket), 'attach removed the stale socket');
+    await third.close().catch(() => undefined);
+  });
+
+  it('names the server when two have the same session id', async () => {
+    const other = await startServer({ env });
+    try {
+      await other.start({ command: BASH, cols: 80, rows: 24, login: false });
+      const own = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+      const shared = (await other.call('terminal_list')).data.sessions?.[0]?.sessionId as string;
+      const mine = (await h.call('terminal_list')).data.sessions?.find(
+        (s) => s.sessionId === shared,
+      );
+      if (mine) {
+        const result = attachCli([shared]);
+        assert.equal(result.code, 1);
+        assert.match(result.out, new RegExp(`${shared} is open in 2 servers; name one`));
+        assert.match(result.out, new RegExp(`agent-tty attach ${shared}@${h.pid}`));
+      }
+      const list = await other.call('terminal_list');
+      assert.match(list.data.sessions?.[0]?.attach ?? '', new RegExp(`@${other.pid}$`));
+      const w = watch([`${shared}@${other.pid}`]);
+      await w.waitForText(/\$|#/);
+      w.type('\x1c');
+      assert.equal(await w.exited, 0);
+      await h.call('terminal_close', { sessionId: own.id });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('makes the socket 0600 in a 0700 directory', () => {
+    const socketDir = join(dir, 'sockets');
+    assert.equal(statSync(socketDir).mode & 0o777, 0o700);
+    assert.equal(statSync(join(socketDir, `${h.pid}.sock`)).mode & 0o777, 0o600);
+  });
+});
+
+describe('agent-tty attach with a recorded session', () => {
+  it("records the person's keystrokes as input events", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-rec-'));
+    const env = { AGENT_TTY_SOCKET_DIR: join(dir, 'sockets') };
+    const h = await startServer({ env });
+    try {
+      const started = await h.call('terminal_start', {
+        command: BASH,
+        cols: 80,
+        rows: 24,
+        login: false,
+        record: true,
+      });
+      const id = started.data.sessionId as string;
+      const recording = (started.data as { recording?: string }).recording as string;
+      await waitUntil(() => {
+        try {
+          return statSync(join(dir, 'sockets', `${h.pid}.sock`)).isSocket();
+        } catch {
+          return false;
+        }
+      }, 'the attach socket');
+      const w = openWatcher([id], { env, cols: 80, rows: 24 });
+      try {
+        await w.waitForText(/\$|#/);
+        w.type('echo person-was-here\r');
+        await w.waitForText(/^person-was-here$/m);
+        w.type('\x1c');
+        await w.exited;
+      } finally {
+        w.kill();
+      }
+      await h.call('terminal_close', { sessionId: id });
+      const events = readFileSync(recording, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => JSON.parse(line) as [number, string, string]);
+      const typed = events
+        .filter(([, kind]) => kind === 'i')
+        .map(([, , data]) => data)
+        .join('');
+      assert.match(typed, /echo person-was-here\r/);
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
