@@ -1,6 +1,7 @@
 /**
  * The terminal modes a program selects, as types shared by screen/ (which tracks them, in
- * terminal-modes.ts) and input/ (whose encoders take them). Types only: no code.
+ * terminal-modes.ts), input/ (whose encoders take them) and attach/ (which sets them on a
+ * watcher's terminal), and the modes a terminal starts in. No code.
  */
 
 export type MouseTracking = 'none' | 'x10' | 'normal' | 'button' | 'any';
@@ -22,3 +23,18 @@ export interface TerminalModes {
   readonly cursorVisible: boolean;
   readonly alternateScreen: boolean;
 }
+
+/** The modes of a terminal nothing has changed: what a reset returns to. */
+export const INITIAL_MODES: TerminalModes = Object.freeze({
+  applicationCursorKeys: false,
+  applicationKeypad: false,
+  bracketedPaste: false,
+  focusEvents: false,
+  mouseTracking: 'none',
+  mouseEncoding: 'default',
+  kittyKeyboardFlags: 0,
+  modifyOtherKeys: 0,
+  synchronizedUpdate: false,
+  cursorVisible: true,
+  alternateScreen: false,
+});

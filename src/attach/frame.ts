@@ -8,7 +8,12 @@
  * words, how large it must be. A frame is one synchronized update (DEC mode 2026): terminals
  * that know it show it at once.
  */
-import type { MouseEncoding, MouseTracking, TerminalModes } from '../modes.js';
+import {
+  INITIAL_MODES,
+  type MouseEncoding,
+  type MouseTracking,
+  type TerminalModes,
+} from '../modes.js';
 
 const ESC = '\x1b';
 const CSI = `${ESC}[`;
@@ -76,19 +81,7 @@ export function inputModeSequence(modes: TerminalModes): string {
 }
 
 /** What leaves the watcher's terminal as it was: every mode a frame may set, back to default. */
-export const RESTORE_TERMINAL = `${CSI}0m${inputModeSequence({
-  applicationCursorKeys: false,
-  applicationKeypad: false,
-  bracketedPaste: false,
-  focusEvents: false,
-  mouseTracking: 'none',
-  mouseEncoding: 'default',
-  kittyKeyboardFlags: 0,
-  modifyOtherKeys: 0,
-  synchronizedUpdate: false,
-  cursorVisible: true,
-  alternateScreen: false,
-})}${CSI}?25h`;
+export const RESTORE_TERMINAL = `${CSI}0m${inputModeSequence(INITIAL_MODES)}${CSI}?25h`;
 
 /** Cuts `text` to `width` characters (code points). */
 function fit(text: string, width: number): string {

@@ -79,6 +79,18 @@ describe('agent-tty attach', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The colour TUI fixture at 80x24, drawn. */
+  async function startColourTui(): Promise<string> {
+    const { id } = await h.start({
+      command: fixtureCommand('colour-tui.py'),
+      cols: 80,
+      rows: 24,
+      login: false,
+    });
+    await h.waitFor(id, (s) => /press q to quit/.test(screenText(s)));
+    return id;
+  }
+
   /** Waits until the person's screen equals the agent's snapshot, text, styles and cursor. */
   async function sameScreen(w: WatcherTerminal, id: string): Promise<Snapshot> {
     let last = '';
@@ -176,13 +188,7 @@ describe('agent-tty attach', () => {
   it('shows a colour TUI on a larger terminal, with a status line below it', {
     skip: needsPython,
   }, async () => {
-    const { id } = await h.start({
-      command: fixtureCommand('colour-tui.py'),
-      cols: 80,
-      rows: 24,
-      login: false,
-    });
-    await h.waitFor(id, (s) => /press q to quit/.test(screenText(s)));
+    const id = await startColourTui();
     const w = watch([id], 100, 30);
     await sameScreen(w, id);
     await w.waitForText(
@@ -201,13 +207,7 @@ describe('agent-tty attach', () => {
   it('tells a terminal too small for the session how large it must be', {
     skip: needsPython,
   }, async () => {
-    const { id } = await h.start({
-      command: fixtureCommand('colour-tui.py'),
-      cols: 80,
-      rows: 24,
-      login: false,
-    });
-    await h.waitFor(id, (s) => /press q to quit/.test(screenText(s)));
+    const id = await startColourTui();
     const w = watch([id], 60, 20);
     await w.waitForText(/this session is 80x24 and this terminal is 60x20/);
     assert.match(w.rows().join(' '), /Make the terminal at least 80x24/);

@@ -7,22 +7,10 @@ import {
   RESTORE_TERMINAL,
   type ScreenView,
 } from '../../../src/attach/frame.js';
-import type { TerminalModes } from '../../../src/modes.js';
+import { INITIAL_MODES } from '../../../src/modes.js';
 import { Screen } from '../../../src/screen/screen.js';
 
-const MODES: TerminalModes = {
-  applicationCursorKeys: false,
-  applicationKeypad: false,
-  bracketedPaste: false,
-  focusEvents: false,
-  mouseTracking: 'none',
-  mouseEncoding: 'default',
-  kittyKeyboardFlags: 0,
-  modifyOtherKeys: 0,
-  synchronizedUpdate: false,
-  cursorVisible: true,
-  alternateScreen: false,
-};
+const MODES = INITIAL_MODES;
 
 function view(rows: string[], extra: Partial<ScreenView> = {}): ScreenView {
   return {
@@ -53,6 +41,32 @@ async function render(cols: number, rows: number, ...frames: string[]) {
   const modes = screen.modes();
   screen.dispose();
   return { grid, modes };
+}
+
+/** A source screen after `output`, its grid, and the frame that draws it on a cols x rows watcher. */
+async function drawn(
+  size: { cols: number; rows: number },
+  output: string,
+  watcher: { cols: number; rows: number },
+) {
+  const source = new Screen({ ...size, scrollback: 0, onReply: () => {} });
+  source.write(Buffer.from(output));
+  await source.whenParsed();
+  const rows = source.serializeRows();
+  const want = source.grid();
+  source.dispose();
+  const { data } = composeFrame(
+    {
+      ...size,
+      rowSequences: rows,
+      cursor: { row: want.cursor.row - 1, column: want.cursor.column - 1, visible: true },
+      modes: MODES,
+    },
+    { ...LAYOUT, ...watcher },
+    undefined,
+  );
+  const { grid } = await render(watcher.cols, watcher.rows, data);
+  return { rows, want, grid };
 }
 
 describe('composeFrame', () => {
@@ -111,24 +125,11 @@ describe('composeFrame', () => {
   });
 
   it('draws a wrapped row exactly on a wider terminal', async () => {
-    const source = new Screen({ cols: 10, rows: 3, scrollback: 0, onReply: () => {} });
-    source.write(Buffer.from('0123456789abcdef\x1b[31mred\x1b[0m'));
-    await source.whenParsed();
-    const rows = source.serializeRows();
-    const want = source.grid();
-    source.dispose();
-    const { data } = composeFrame(
-      {
-        cols: 10,
-        rows: 3,
-        rowSequences: rows,
-        cursor: { row: want.cursor.row - 1, column: want.cursor.column - 1, visible: true },
-        modes: MODES,
-      },
-      { ...LAYOUT, cols: 30, rows: 3 },
-      undefined,
+    const { want, grid } = await drawn(
+      { cols: 10, rows: 3 },
+      '0123456789abcdef\x1b[31mred\x1b[0m',
+      { cols: 30, rows: 3 },
     );
-    const { grid } = await render(30, 3, data);
     assert.deepEqual(grid.screen, ['0123456789', 'abcdefred', '']);
     assert.deepEqual(grid.spans, want.spans);
     assert.deepEqual(grid.cursor, want.cursor);
@@ -191,26 +192,13 @@ describe('input modes', () => {
 
 describe('serializeRows', () => {
   it('draws the alternate screen row by row with its styles (the addon internal it needs is there)', async () => {
-    const source = new Screen({ cols: 12, rows: 3, scrollback: 0, onReply: () => {} });
-    source.write(Buffer.from('\x1b[?1049h\x1b[H\x1b[1;32mgreen\x1b[0m\r\n宽 wide'));
-    await source.whenParsed();
-    const rows = source.serializeRows();
-    const want = source.grid();
-    source.dispose();
+    const { rows, want, grid } = await drawn(
+      { cols: 12, rows: 3 },
+      '\x1b[?1049h\x1b[H\x1b[1;32mgreen\x1b[0m\r\n宽 wide',
+      { cols: 12, rows: 3 },
+    );
     assert.equal(rows.length, 3);
     assert.ok(rows[0]?.includes(`${CSI}32;1m`), 'styled, not the plain-text fallback');
-    const { data } = composeFrame(
-      {
-        cols: 12,
-        rows: 3,
-        rowSequences: rows,
-        cursor: { row: want.cursor.row - 1, column: want.cursor.column - 1, visible: true },
-        modes: MODES,
-      },
-      { ...LAYOUT, cols: 12, rows: 3 },
-      undefined,
-    );
-    const { grid } = await render(12, 3, data);
     assert.deepEqual(grid.screen, want.screen);
     assert.deepEqual(grid.spans, want.spans);
     assert.deepEqual(grid.styles, want.styles);
