@@ -64,7 +64,7 @@ export interface InputWaitProbe {
    * waiting for its foreground job).
    */
   othersIdle(): boolean;
-  /** Call just before writing input: later waits count only once the program has run since. */
+  /** Call just before writing input: later waits count only once the program has slept since. */
   markInput(): void;
 }
 
@@ -93,8 +93,8 @@ export function createInputWaitProbe(
     if (waiting === undefined) return undefined;
     const mark = marks?.get(waiting.pid);
     if (mark !== undefined) {
-      // The program must have run since the input was written, or it has not read it yet.
-      if (runCount(waiting.pid) <= mark) return undefined;
+      // The program must have slept since the input was written, or it has not read it yet.
+      if (sleepCount(waiting.pid) <= mark) return undefined;
       marks = undefined;
     }
     return { waitMs: waiting.ms, cpuMs: cpuTicks * TICK_MS };
@@ -102,7 +102,7 @@ export function createInputWaitProbe(
   return {
     markInput() {
       const group = foregroundGroup(leaderPid);
-      marks = new Map(group.map(({ pid }) => [pid, runCount(pid)]));
+      marks = new Map(group.map(({ pid }) => [pid, sleepCount(pid)]));
     },
     isWaiting: () => inputWait() !== undefined,
     inputWait,
@@ -192,10 +192,13 @@ function children(pid: number): number[] {
     .map(Number);
 }
 
-/** Times the process's main thread has been scheduled (schedstat), or context switches. */
-function runCount(pid: number): number {
-  const sched = read(`/proc/${pid}/schedstat`);
-  if (sched) return Number(sched.split(' ')[2]) || 0;
+/**
+ * Times the process's main thread has gone to sleep (voluntary context switches). A program
+ * seen waiting for input after input was written has slept since, whether it was asleep (it woke,
+ * read, and slept again) or running when the input came (it read without ever being scheduled
+ * out, then slept): a count of times it was scheduled in misses the second case.
+ */
+function sleepCount(pid: number): number {
   const status = read(`/proc/${pid}/status`);
   const match = status ? /voluntary_ctxt_switches:\s+(\d+)/.exec(status) : null;
   return match ? Number(match[1]) : 0;

@@ -156,6 +156,29 @@ describe('input-wait probe on real programs', {
     pty.dispose();
   });
 
+  it('counts a wait after input that arrived while the program was running', async () => {
+    // Input written while the program runs is read without it ever being scheduled out; it then
+    // blocks for more. It has slept since the input, though it was never scheduled in again.
+    const program = [
+      'import sys, time',
+      'print("busy", flush=True)',
+      'end = time.time() + 0.6',
+      'while time.time() < end: pass',
+      'sys.stdin.readline()',
+      'sys.stdin.readline()',
+    ].join('\n');
+    const { pty, probe } = await probeOf(python(), ['-c', program]);
+    try {
+      await sleep(300);
+      probe.markInput();
+      pty.write(Buffer.from('first\r'));
+      assert.ok(await eventually(() => probe.isWaiting()), 'waits for the second line');
+    } finally {
+      process.kill(pty.pid, 'SIGKILL');
+      pty.dispose();
+    }
+  });
+
   it('tells an untimed read from a read with a timeout', async () => {
     const untimed = await probeOf('/bin/bash', ['--norc', '--noprofile', '-c', 'read x']);
     const timed = await probeOf('/bin/bash', ['--norc', '--noprofile', '-c', 'read -t 3 x']);
