@@ -82,6 +82,8 @@ export class Session implements SettleSource {
   private _closed = false;
   private _closing: Promise<void> | undefined;
   private readonly _exitListeners = new Set<() => void>();
+  private _rowsCache: { key: string; rows: readonly string[] } | undefined;
+  private _resizes = 0;
 
   /** Spawns the program; throws SPAWN_FAILED and leaves nothing behind when it cannot. */
   constructor(
@@ -422,9 +424,17 @@ export class Session implements SettleSource {
     return true;
   }
 
-  /** Each screen row as the sequences that draw it (screen.ts serializeRows): for watchers. */
-  serializeRows(): string[] {
-    return this._closed ? [] : this._screen.serializeRows();
+  /**
+   * Each screen row as the sequences that draw it (screen.ts serializeRows): for watchers. Kept
+   * until the screen next changes (output parsed, a resize), so several watchers share one.
+   */
+  serializeRows(): readonly string[] {
+    if (this._closed) return [];
+    const key = `${this._screen.parseCount}:${this._resizes}`;
+    if (this._rowsCache?.key !== key) {
+      this._rowsCache = { key, rows: this._screen.serializeRows() };
+    }
+    return this._rowsCache.rows;
   }
 
   /** The cursor on the screen, 0-based, and whether it is shown. */
@@ -449,6 +459,7 @@ export class Session implements SettleSource {
     await this._screen.whenParsed();
     this.assertRunning();
     this._screen.resize(cols, rows);
+    this._resizes++;
     this._pty.resize(cols, rows);
     this._recorder?.resize(cols, rows);
   }

@@ -218,6 +218,23 @@ describe('agent-tty attach', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
+  it("follows the agent's resizes: redrawn at the new size, or told when it no longer fits", async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    await h.input(id, [{ type: 'text', text: `printf '%s\\n' ${'x'.repeat(150)}\r` }]);
+    const w = watch([id], 100, 30);
+    await sameScreen(w, id);
+    await h.call('terminal_resize', { sessionId: id, cols: 90, rows: 20 });
+    await sameScreen(w, id);
+    await w.waitForText(new RegExp(`^ agent-tty · ${id} · 90x20 · `, 'm'));
+    await h.call('terminal_resize', { sessionId: id, cols: 120, rows: 40 });
+    await w.waitForText(/this session is 120x40 and this terminal is 100x30/);
+    await h.call('terminal_resize', { sessionId: id, cols: 80, rows: 24 });
+    await sameScreen(w, id);
+    w.type('\x1c');
+    assert.equal(await w.exited, 0);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it('--read-only watches without sending anything', async () => {
     const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
     const w = watch(['--read-only', id], 80, 25);
