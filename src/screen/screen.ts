@@ -270,6 +270,12 @@ export class Screen {
     return lines;
   }
 
+  /** The cursor on the active buffer's screen, 0-based, its column within the screen. */
+  cursorPosition(): { row: number; column: number } {
+    const buffer = this._term.buffer.active;
+    return { row: buffer.cursorY, column: Math.min(buffer.cursorX, this._term.cols - 1) };
+  }
+
   /**
    * Each screen row as the escape sequences that draw it from the default style at its first
    * column (xterm.ts serializeRows): what a person watching the session is shown.

@@ -439,13 +439,7 @@ export class Session implements SettleSource {
 
   /** The cursor on the screen, 0-based, and whether it is shown. */
   cursor(): { row: number; column: number; visible: boolean } {
-    const { line, column } = this._screen.cursorLine();
-    const row = line - 1 - this._screen.historyTotal;
-    return {
-      row,
-      column: Math.min(column - 1, this.cols - 1),
-      visible: this.modes().cursorVisible,
-    };
+    return { ...this._screen.cursorPosition(), visible: this.modes().cursorVisible };
   }
 
   /** How long ago, in ms, the screen last changed (output parsed or a resize). */
