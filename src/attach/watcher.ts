@@ -29,6 +29,7 @@ export class Watcher {
   private readonly _leave: () => void;
   private readonly _unsubscribe: () => void;
   private _toldReadOnly = false;
+  private _toldBacklog = false;
   /** Frames written and not yet handed to the kernel. */
   private _unflushed = 0;
   /** Whether a render was skipped while a frame was unflushed. */
@@ -60,7 +61,8 @@ export class Watcher {
   resize(cols: number, rows: number): void {
     this._cols = cols;
     this._rows = rows;
-    this._render();
+    // Paced like output: a client sending sizes as fast as it can gets one redraw per interval.
+    this._schedule();
   }
 
   /** What the person typed. */
@@ -71,12 +73,18 @@ export class Watcher {
       this._toldReadOnly = true;
       return;
     }
-    if (!this._session.sendFromPerson(Buffer.from(data, 'utf8'))) {
-      if (this._session.status === 'running' && !this._session.isClosed) {
-        this._notice(
-          'not sent: the program has not read the input it already has (1 MiB); wait and type again',
-        );
-      }
+    if (this._session.sendFromPerson(Buffer.from(data, 'utf8'))) {
+      this._toldBacklog = false;
+    } else if (
+      !this._toldBacklog &&
+      this._session.status === 'running' &&
+      !this._session.isClosed
+    ) {
+      // Once until input goes through again: a client that floods and never reads gets one line.
+      this._toldBacklog = true;
+      this._notice(
+        'not sent: the program has not read the input it already has (1 MiB); wait and type again',
+      );
     }
   }
 

@@ -202,7 +202,14 @@ describe('the attach socket under attack', () => {
   });
 
   it('does not let a person queue more input than the program reads', async () => {
-    const { id } = await h.start({ command: 'sleep 30', cols: 80, rows: 24, login: false });
+    // Raw mode: the terminal holds what it took instead of dropping a canonical line past 4 KiB,
+    // so the unread input stays unread.
+    const { id } = await h.start({
+      command: 'stty raw -echo; sleep 30',
+      cols: 80,
+      rows: 24,
+      login: false,
+    });
     const c = await raw(path);
     c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
     await c.waitFor((m) => m.type === 'frame', 'a frame');
@@ -215,6 +222,9 @@ describe('the attach socket under attack', () => {
       actions: [{ type: 'text', text: 'z'.repeat(64 * 1024) }],
     });
     assert.equal(reply.data.error?.code, 'INPUT_BACKLOG', 'the limit is the same for both');
+    // One notice each time input stops going through, not one per refused message (about 90).
+    const notices = c.lines().filter((m) => m.type === 'notice').length;
+    assert.ok(notices <= 10, `${notices} notices for 160 messages`);
     c.socket.destroy();
     await h.call('terminal_close', { sessionId: id });
   });
