@@ -78,9 +78,10 @@ export async function runAttachCommand(argv: readonly string[], env: Env): Promi
     io.err(`agent-tty attach: ${(err as Error).message}\n`);
     return 1;
   }
-  const servers = await listServers(dir);
+  const listing = await listServers(dir);
+  const { servers } = listing;
   if (target === undefined) {
-    io.out(formatServers(servers, dir));
+    io.out(formatServers(listing, dir));
     return 0;
   }
   const [sessionId, pidText] = target.split('@') as [string, string | undefined];
@@ -90,7 +91,10 @@ export async function runAttachCommand(argv: readonly string[], env: Env): Promi
       (pid === undefined || s.pid === pid) && s.sessions.some((x) => x.sessionId === sessionId),
   );
   if (candidates.length === 0) {
-    io.err(`agent-tty attach: no session ${target} is open.\n${formatServers(servers, dir)}`);
+    const answered = listing.unlisted.length > 0 ? ' in a server that answered' : '';
+    io.err(
+      `agent-tty attach: no session ${target} is open${answered}.\n${formatServers(listing, dir)}`,
+    );
     return 1;
   }
   if (candidates.length > 1) {
@@ -119,10 +123,18 @@ function exists(path: string): boolean {
   }
 }
 
+/** A server that answered `list` with a refusal (at its connection limit): pid and why. */
+interface Unlisted {
+  readonly pid: number;
+  readonly message: string;
+}
+
 /** Asks every socket in `dir` for its sessions; removes the sockets no server listens on. */
-async function listServers(dir: string): Promise<ServerEntry[]> {
-  const answers = await Promise.all(
-    listSockets(dir).map(async ({ path }) => {
+async function listServers(dir: string): Promise<{ servers: ServerEntry[]; unlisted: Unlisted[] }> {
+  const servers: ServerEntry[] = [];
+  const unlisted: Unlisted[] = [];
+  await Promise.all(
+    listSockets(dir).map(async ({ path, pid }) => {
       const reply = await request(path);
       if (reply === 'refused') {
         try {
@@ -130,23 +142,27 @@ async function listServers(dir: string): Promise<ServerEntry[]> {
         } catch {
           // Removed by someone else.
         }
-        return undefined;
-      }
-      return reply === undefined ? undefined : { ...reply, path };
+      } else if (reply?.type === 'server') servers.push({ ...reply, path });
+      else if (reply?.type === 'end') unlisted.push({ pid, message: reply.message });
     }),
   );
-  return answers.filter((a): a is ServerEntry => a !== undefined);
+  servers.sort((a, b) => a.pid - b.pid);
+  unlisted.sort((a, b) => a.pid - b.pid);
+  return { servers, unlisted };
 }
 
-/** One `list` request: the answer, 'refused' when nothing listens, undefined otherwise. */
-function request(
-  path: string,
-): Promise<Extract<ServerMessage, { type: 'server' }> | 'refused' | undefined> {
+type ListReply = Extract<ServerMessage, { type: 'server' | 'end' }>;
+
+/**
+ * One `list` request: the listing or the server's refusal, 'refused' when nothing listens,
+ * undefined otherwise (no answer in time, a line that is not one).
+ */
+function request(path: string): Promise<ListReply | 'refused' | undefined> {
   return new Promise((resolve) => {
     const socket = connect(path);
     const splitter = new LineSplitter(MAX_SERVER_LINE_BYTES);
     const timer = setTimeout(() => done(undefined), LIST_TIMEOUT_MS);
-    const done = (value: Extract<ServerMessage, { type: 'server' }> | 'refused' | undefined) => {
+    const done = (value: ListReply | 'refused' | undefined) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(value);
@@ -159,7 +175,7 @@ function request(
     socket.on('data', (chunk: Buffer) =>
       splitter.push(chunk, (event) => {
         const message = event.kind === 'line' ? parseServerMessage(event.text) : undefined;
-        done(message?.type === 'server' ? message : undefined);
+        done(message?.type === 'server' || message?.type === 'end' ? message : undefined);
       }),
     );
   });
@@ -178,9 +194,14 @@ function formatSession(s: ListedSession): string {
   return `  ${s.sessionId.padEnd(6)} ${status.padEnd(8)} ${`${s.cols}x${s.rows}`.padEnd(8)} changed ${ago(s.quietMs).padEnd(8)} ${s.command ?? '(shell)'}${watchers}`;
 }
 
-function formatServers(servers: readonly ServerEntry[], dir: string): string {
-  if (servers.length === 0) return `no agent-tty server is running for you (looked in ${dir})\n`;
+function formatServers(
+  { servers, unlisted }: { servers: readonly ServerEntry[]; unlisted: readonly Unlisted[] },
+  dir: string,
+): string {
   const lines: string[] = [];
+  if (servers.length === 0 && unlisted.length === 0) {
+    return `no agent-tty server is running for you (looked in ${dir})\n`;
+  }
   for (const s of servers) {
     lines.push(
       `server ${s.pid} (${s.client || 'no client yet'}, started ${s.startedAt.slice(0, 19).replace('T', ' ')} UTC)`,
@@ -188,7 +209,8 @@ function formatServers(servers: readonly ServerEntry[], dir: string): string {
     if (s.sessions.length === 0) lines.push('  no sessions');
     for (const session of s.sessions) lines.push(formatSession(session));
   }
-  const qualify = servers.length > 1 ? ' (or SESSION@PID)' : '';
+  for (const u of unlisted) lines.push(`server ${u.pid}: not listed: ${u.message}`);
+  const qualify = servers.length + unlisted.length > 1 ? ' (or SESSION@PID)' : '';
   lines.push('', `attach with: agent-tty attach SESSION${qualify}; add --read-only to watch only`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,7 @@
  * `attach` with a Watcher. No network listener. The socket is removed when the server closes it
  * and, synchronously, on any exit of the process (serve.ts). Bounded: at most MAX_CONNECTIONS
  * connections, a first request within REQUEST_TIMEOUT_MS, lines of at most
- * MAX_CLIENT_LINE_BYTES; a connection past a bound is closed.
+ * MAX_CLIENT_LINE_BYTES; a connection past a bound is told why in one line and closed.
  * @see spec/attach.md
  */
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
@@ -23,6 +23,8 @@ import { Watcher } from './watcher.js';
 
 export const MAX_CONNECTIONS = 32;
 export const REQUEST_TIMEOUT_MS = 5000;
+/** How long a connection refused at the limit may stay to read its one line. */
+const REFUSED_LINGER_MS = 1000;
 
 export interface AttachServerDeps {
   readonly registry: SessionRegistry;
@@ -34,6 +36,8 @@ export interface AttachServerDeps {
 
 export class AttachServer {
   private readonly _watchers = new Set<Watcher>();
+  private _connections = 0;
+  private _refusing = 0;
   private readonly _startedAt = new Date().toISOString();
   private _closed = false;
 
@@ -49,7 +53,6 @@ export class AttachServer {
     const path = socketPath(deps.dir, process.pid);
     removeStale(path);
     const server = createServer();
-    server.maxConnections = MAX_CONNECTIONS;
     const attach = new AttachServer(path, server, deps);
     server.on('connection', (socket) => attach._accept(socket));
     server.on('error', (err) => deps.logger.warn(`attach socket: ${err.message}`));
@@ -102,6 +105,12 @@ export class AttachServer {
   }
 
   private _accept(socket: Socket): void {
+    if (this._connections >= MAX_CONNECTIONS) {
+      this._refuseBusy(socket);
+      return;
+    }
+    this._connections++;
+    socket.once('close', () => this._connections--);
     const splitter = new LineSplitter(MAX_CLIENT_LINE_BYTES);
     let watcher: Watcher | undefined;
     const timer = setTimeout(() => socket.destroy(), REQUEST_TIMEOUT_MS);
@@ -150,6 +159,35 @@ export class AttachServer {
         refuse(`a message is over the ${MAX_CLIENT_LINE_BYTES}-byte limit`);
       }
     });
+  }
+
+  /**
+   * A connection past MAX_CONNECTIONS is told so in one line, not dropped: a dropped connection
+   * reads to the person like a server that died. What it sends is read and dropped until it
+   * closes (closing with unread data would reset the connection and lose the line at the other
+   * end), for at most REFUSED_LINGER_MS; past MAX_CONNECTIONS such refusals at once, the
+   * connection is closed without a line.
+   */
+  private _refuseBusy(socket: Socket): void {
+    socket.on('error', () => {});
+    if (this._refusing >= MAX_CONNECTIONS) {
+      socket.destroy();
+      return;
+    }
+    this._refusing++;
+    const timer = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      this._refusing--;
+    });
+    socket.resume();
+    socket.end(
+      encode({
+        type: 'end',
+        reason: 'error',
+        message: `agent-tty server ${process.pid} has ${MAX_CONNECTIONS} attach connections open, its limit; detach one and try again`,
+      }),
+    );
   }
 
   private _attach(

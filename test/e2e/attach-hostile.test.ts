@@ -145,13 +145,43 @@ describe('the attach socket under attack', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('takes at most 32 connections at once and serves again when they go', async () => {
+  it('takes 32 connections at once, tells each one past them why in a line, and serves again when they go', async () => {
     const idle = await Promise.all(
       Array.from({ length: 40 }, () => raw(path).catch(() => undefined)),
     );
+    await waitUntil(
+      () => idle.filter((c) => c?.closed()).length >= 8,
+      'the connections past the limit closed',
+    );
     await sleep(300);
     const open = idle.filter((c) => c && !c.closed());
-    assert.ok(open.length <= 32, `${open.length} connections stayed open`);
+    assert.equal(open.length, 32, `${open.length} connections stayed open`);
+    const refused = idle.filter((c) => c?.closed());
+    assert.equal(refused.length, 8);
+    for (const c of refused) {
+      assert.deepEqual(c?.lines(), [
+        {
+          type: 'end',
+          reason: 'error',
+          message: `agent-tty server ${h.pid} has 32 attach connections open, its limit; detach one and try again`,
+        },
+      ]);
+    }
+    // A person listing meanwhile is told the same, not shown an empty machine.
+    let listing = '';
+    try {
+      listing = execFileSync(process.execPath, [SERVER, 'attach'], {
+        env: { ...process.env, AGENT_TTY_SOCKET_DIR: join(dir, 'sockets') },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      listing = String((err as { stdout: string }).stdout);
+    }
+    assert.match(
+      listing,
+      new RegExp(`server ${h.pid}: not listed: .*32 attach connections open, its limit`),
+    );
     assert.equal((await h.call('terminal_list')).isError, false);
     for (const c of idle) c?.socket.destroy();
     await sleep(100);
