@@ -5,7 +5,10 @@
  */
 import { sessionClosedError, TerminalError } from '../errors.js';
 import type { LaunchPlan } from './launch.js';
-import type { Session, SessionInfo, SessionSpec } from './session.js';
+import type { CloseCause, Session, SessionInfo, SessionSpec } from './session.js';
+
+/** How many closed sessions' ids are remembered, to say why a later call finds none. */
+const REMEMBERED_CLOSES = 256;
 
 /** Creates a session, spawning its program (loaded lazily: the emulator and PTY code). */
 export type SessionFactory = (spec: SessionSpec) => Promise<Session> | Session;
@@ -41,6 +44,8 @@ export class SessionRegistry {
   private readonly _closingIds = new Map<string, Promise<void>>();
   private readonly _starts = new Set<Promise<unknown>>();
   private readonly _lastUsed = new Map<string, number>();
+  /** The last REMEMBERED_CLOSES closed ids, oldest first, and who closed each. */
+  private readonly _closed = new Map<string, CloseCause>();
   private readonly _now: () => number;
   private _idleTimer: NodeJS.Timeout | undefined;
   private readonly _listeners = new Set<() => void>();
@@ -122,14 +127,28 @@ export class SessionRegistry {
   get(sessionId: string): Session {
     const session = this._sessions.get(sessionId);
     if (session) this._lastUsed.set(sessionId, this._now());
-    if (!session) {
-      throw new TerminalError(
-        'SESSION_NOT_FOUND',
-        `session "${sessionId}" not found; call terminal_list to see open sessions`,
-        { sessionId },
-      );
-    }
+    if (!session) throw this._notFound(sessionId);
     return session;
+  }
+
+  /** SESSION_NOT_FOUND, saying why when the id is one this server closed. */
+  private _notFound(sessionId: string): TerminalError {
+    const cause = this._closed.get(sessionId);
+    const why =
+      cause === 'idle'
+        ? `was closed after ${duration(this._options.idleTimeoutMs ?? 0)} with no tool call naming it (the server's --idle-timeout), and its processes ended`
+        : cause === 'autoClose'
+          ? 'was closed as terminal_start returned (autoClose)'
+          : cause === 'agent'
+            ? 'was closed by terminal_close'
+            : 'not found';
+    const next =
+      cause === undefined
+        ? 'call terminal_list to see open sessions'
+        : 'start a new one with terminal_start if you still need it';
+    return new TerminalError('SESSION_NOT_FOUND', `session "${sessionId}" ${why}; ${next}`, {
+      sessionId,
+    });
   }
 
   /** Calls `listener` when a session is added or removed; returns an unsubscribe function. */
@@ -155,12 +174,11 @@ export class SessionRegistry {
     return [...this._sessions.values()].map((s) => s.info());
   }
 
-  /** Closes a session; false when no such session is open. */
   /**
    * Closes a session and resolves once its processes are gone: true for the call that closed it,
    * false when it was not open (a call racing another close waits for that close first).
    */
-  async close(sessionId: string): Promise<boolean> {
+  async close(sessionId: string, cause: CloseCause = 'agent'): Promise<boolean> {
     const session = this._sessions.get(sessionId);
     if (!session) {
       await this._closingIds.get(sessionId)?.catch(() => undefined);
@@ -168,8 +186,12 @@ export class SessionRegistry {
     }
     this._sessions.delete(sessionId);
     this._lastUsed.delete(sessionId);
+    this._closed.set(sessionId, cause);
+    if (this._closed.size > REMEMBERED_CLOSES) {
+      this._closed.delete(this._closed.keys().next().value as string);
+    }
     this._changed();
-    await this._track(session, session.close());
+    await this._track(session, session.close(cause));
     return true;
   }
 
@@ -189,8 +211,11 @@ export class SessionRegistry {
     const limit = this._options.idleTimeoutMs ?? 0;
     const now = this._now();
     for (const [id, used] of this._lastUsed) {
-      const busy = (this._sessions.get(id)?.queue.size ?? 0) > 0;
-      if (!busy && now - used >= limit) void this.close(id);
+      const session = this._sessions.get(id);
+      // A batch running or a person attached (agent-tty attach) is use: the timeout starts over.
+      const busy = (session?.queue.size ?? 0) > 0 || (session?.presence.watchers ?? 0) > 0;
+      if (busy) this._lastUsed.set(id, now);
+      else if (now - used >= limit) void this.close(id, 'idle');
     }
   }
 
@@ -198,7 +223,7 @@ export class SessionRegistry {
   closeAll(): Promise<void> {
     clearInterval(this._idleTimer);
     this._closingAll ??= (async () => {
-      const closes = [...this._sessions.keys()].map((id) => this.close(id));
+      const closes = [...this._sessions.keys()].map((id) => this.close(id, 'shutdown'));
       // Starts in flight close their session themselves once spawned (see start).
       await Promise.allSettled([...closes, ...this._closing.values(), ...this._starts]);
     })();
@@ -217,4 +242,11 @@ export class SessionRegistry {
       ttyPath: s.ttyPath,
     }));
   }
+}
+
+/** A timeout in the words an agent reads: "400 ms", "90 s", "30 min". */
+function duration(ms: number): string {
+  if (ms < 10_000) return `${ms} ms`;
+  if (ms < 600_000) return `${Math.round(ms / 1000)} s`;
+  return `${Math.round(ms / 60_000)} min`;
 }

@@ -109,7 +109,7 @@ export async function runStart(
     inputRequired: ending === 'input',
   };
   if (!request.autoClose) return outcome;
-  return { ...outcome, closed: await registry.close(session.id) };
+  return { ...outcome, closed: await registry.close(session.id, 'autoClose') };
 }
 
 /** The recording path, or why the session is not recorded although that was asked. */

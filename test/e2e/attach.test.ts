@@ -445,3 +445,48 @@ describe('agent-tty attach with a recorded session', () => {
     }
   });
 });
+
+describe('agent-tty attach and the idle timeout', () => {
+  it('keeps a session open while a person is attached, and closes it once they have left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-idle-'));
+    const env = { AGENT_TTY_SOCKET_DIR: join(dir, 'sockets') };
+    const h = await startServer({ env, args: ['--idle-timeout', '800'] });
+    try {
+      const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+      await waitUntil(() => {
+        try {
+          return statSync(join(dir, 'sockets', `${h.pid}.sock`)).isSocket();
+        } catch {
+          return false;
+        }
+      }, 'the attach socket');
+      const w = openWatcher([id], { env, cols: 80, rows: 24 });
+      try {
+        await w.waitForText(/\$|#/);
+        // Three idle timeouts with no tool call naming the session, the person watching.
+        await sleep(2400);
+        assert.equal(w.exitCode(), undefined, 'the person is still attached');
+        w.type('echo still-here\r');
+        await w.waitForText(/^still-here$/m);
+        w.type('\x1c');
+        assert.equal(await w.exited, 0);
+      } finally {
+        w.kill();
+      }
+      const list = await h.call('terminal_list');
+      assert.deepEqual(
+        list.data.sessions?.map((s) => s.sessionId),
+        [id],
+        'open just after the person left',
+      );
+      const deadline = Date.now() + 5000;
+      while ((await h.call('terminal_list')).data.sessions?.length !== 0) {
+        assert.ok(Date.now() < deadline, 'closed once idle without the person');
+        await sleep(100);
+      }
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

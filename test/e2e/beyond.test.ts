@@ -270,6 +270,13 @@ describe('idle sessions', () => {
       const list = await h.call('terminal_list');
       assert.deepEqual(list.data.sessions, [], `session ${id} was closed`);
       assert.equal(isAlive(pid), false);
+      // An agent coming back is told what happened, not only that the id is unknown.
+      const late = await h.call('terminal_snapshot', { sessionId: id });
+      assert.equal(late.data.error?.code, 'SESSION_NOT_FOUND');
+      assert.match(
+        String(late.data.error?.message),
+        /was closed after 400 ms with no tool call naming it \(the server's --idle-timeout\)/,
+      );
     } finally {
       await h.close();
     }
