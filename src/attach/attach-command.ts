@@ -20,7 +20,7 @@ import {
   parseServerMessage,
   type ServerMessage,
 } from './protocol.js';
-import { checkSocketDir, listSockets, socketDir } from './socket-dir.js';
+import { checkSocketDir, checkSocketPathLength, listSockets, socketDir } from './socket-dir.js';
 
 /** Ctrl-\ : leaves the session running and the person back in their shell. */
 export const DETACH_BYTE = 0x1c;
@@ -68,6 +68,12 @@ export async function runAttachCommand(argv: readonly string[], env: Env): Promi
     } else target = arg;
   }
   const dir = socketDir(env);
+  try {
+    checkSocketPathLength(dir);
+  } catch (err) {
+    io.err(`agent-tty attach: ${(err as Error).message}\n`);
+    return 1;
+  }
   if (!exists(dir)) {
     io.err(`agent-tty attach: no agent-tty server is running for you (${dir} does not exist)\n`);
     return target === undefined ? 0 : 1;

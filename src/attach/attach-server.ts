@@ -18,7 +18,13 @@ import {
   parseClientMessage,
   type ServerMessage,
 } from './protocol.js';
-import { ensureSocketDir, listSockets, socketPath } from './socket-dir.js';
+import {
+  ensureSocketDir,
+  listSockets,
+  MAX_SOCKET_PATH_BYTES,
+  SocketDirError,
+  socketPath,
+} from './socket-dir.js';
 import { Watcher } from './watcher.js';
 
 export const MAX_CONNECTIONS = 32;
@@ -51,6 +57,9 @@ export class AttachServer {
   static async listen(deps: AttachServerDeps): Promise<AttachServer> {
     ensureSocketDir(deps.dir);
     const path = socketPath(deps.dir, process.pid);
+    if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
+      throw new SocketDirError(`the socket path ${path} is too long for this system`);
+    }
     removeStale(path);
     const server = createServer();
     const attach = new AttachServer(path, server, deps);
@@ -63,7 +72,12 @@ export class AttachServer {
         resolve();
       });
     });
-    chmodSync(path, 0o600);
+    try {
+      chmodSync(path, 0o600);
+    } catch (err) {
+      server.close();
+      throw err;
+    }
     return attach;
   }
 

@@ -3,7 +3,9 @@
  * `<dir>/<pid>.sock`; `dir` is per user (`$AGENT_TTY_SOCKET_DIR`, or `agent-tty-<uid>` in the
  * temporary directory, as tmux does) and must be a real directory (never a symlink) owned by the
  * user with no permission bits for anyone else. It is created so (0700) when missing, and
- * refused, not repaired, when it is not: someone else may have planted it.
+ * refused, not repaired, when it is not: someone else may have planted it. A directory too long
+ * for a socket path is refused too: the system would cut the path short, and the socket would
+ * land outside the directory.
  * @see spec/attach.md (Trust model)
  */
 import { lstatSync, readdirSync } from 'node:fs';
@@ -15,6 +17,11 @@ export const SOCKET_DIR_ENV = 'AGENT_TTY_SOCKET_DIR';
 
 /** The directory refused, and why, in one line a person can act on. */
 export class SocketDirError extends Error {}
+
+/** Bytes a socket's path may have: the system's `sun_path` less its terminating NUL. */
+export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
+/** The longest socket name a process id gives (Linux pids go up to 4194304). */
+const LONGEST_SOCKET_NAME = '4194304.sock';
 
 function uid(): number {
   return process.getuid?.() ?? 0;
@@ -32,6 +39,7 @@ export function socketPath(dir: string, pid: number): string {
 
 /** Checks `dir` as described above; throws SocketDirError naming what is wrong. */
 export function checkSocketDir(dir: string): void {
+  checkSocketPathLength(dir);
   let stat: ReturnType<typeof lstatSync>;
   try {
     stat = lstatSync(dir);
@@ -61,8 +69,22 @@ export function checkSocketDir(dir: string): void {
   }
 }
 
+/**
+ * Refuses a directory whose sockets' paths would be cut short: the socket would be created (or
+ * connected to) at the shortened path, outside the directory and its protection.
+ */
+export function checkSocketPathLength(dir: string): void {
+  const bytes = Buffer.byteLength(join(dir, LONGEST_SOCKET_NAME));
+  if (bytes > MAX_SOCKET_PATH_BYTES) {
+    throw new SocketDirError(
+      `the socket directory ${dir} is too long for a socket path (${bytes} bytes with a socket's name, over the ${MAX_SOCKET_PATH_BYTES} this system allows); set ${SOCKET_DIR_ENV} to a shorter directory`,
+    );
+  }
+}
+
 /** Creates the directory 0700 when missing, then checks it. */
 export function ensureSocketDir(dir: string): void {
+  checkSocketPathLength(dir);
   try {
     makePrivateDir(dir);
   } catch (err) {

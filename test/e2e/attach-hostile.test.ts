@@ -6,7 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -261,6 +270,42 @@ describe('the attach socket under attack', () => {
 });
 
 describe('a socket directory someone else prepared', () => {
+  it('refuses a directory too long for a socket path, rather than listen where the system cuts it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-long-'));
+    try {
+      const long = join(dir, 'd'.repeat(Math.max(1, 110 - dir.length)));
+      const h = await startServer({ env: { AGENT_TTY_SOCKET_DIR: long } });
+      try {
+        await waitUntil(
+          () => /agent-tty attach is off for this server/.test(h.stderr()),
+          'the warning',
+        );
+        assert.match(h.stderr(), /is too long for a socket path/);
+        assert.equal((await h.call('terminal_list')).isError, false, 'the tools work');
+        // Nothing listens anywhere: not in the directory, not at the path cut short.
+        const socketFile = join(long, `${h.pid}.sock`);
+        const cut = Buffer.from(socketFile).subarray(0, process.platform === 'linux' ? 107 : 103);
+        assert.deepEqual(readdirSync(dir), [], `nothing was created in ${dir}`);
+        assert.equal(existsSync(cut.toString()), false);
+        let out = '';
+        try {
+          execFileSync(process.execPath, [SERVER, 'attach'], {
+            env: { ...process.env, AGENT_TTY_SOCKET_DIR: long },
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+        } catch (err) {
+          out = String((err as { stderr: string }).stderr);
+        }
+        assert.match(out, /is too long for a socket path/);
+      } finally {
+        await h.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('turns attach off (the tools work) and attach says why', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-planted-'));
     try {

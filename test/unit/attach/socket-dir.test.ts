@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {
   chmodSync,
   chownSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   rmSync,
@@ -17,6 +18,7 @@ import {
   checkSocketDir,
   ensureSocketDir,
   listSockets,
+  MAX_SOCKET_PATH_BYTES,
   SocketDirError,
   socketDir,
   socketPath,
@@ -45,6 +47,29 @@ describe('socket directory', () => {
     }
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     assert.equal(statSync(join(root, 'new')).mode & 0o777, 0o700);
+  });
+
+  it('refuses a directory too long for its sockets, before creating anything', () => {
+    const parent = join(root, 'long');
+    // One byte under the limit with the longest socket name is taken; one more is refused.
+    const fits = MAX_SOCKET_PATH_BYTES - Buffer.byteLength(`${parent}//4194304.sock`);
+    const ok = join(parent, 'd'.repeat(fits));
+    ensureSocketDir(ok);
+    const tooLong = join(parent, 'd'.repeat(fits + 1));
+    for (const check of [ensureSocketDir, checkSocketDir]) {
+      assert.throws(
+        () => check(tooLong),
+        (err: Error) => {
+          assert.ok(err instanceof SocketDirError);
+          assert.match(
+            err.message,
+            /is too long for a socket path \(\d+ bytes with a socket's name/,
+          );
+          return true;
+        },
+      );
+    }
+    assert.equal(existsSync(tooLong), false, 'nothing created');
   });
 
   it('refuses a planted symlink, even to a private directory of the user', () => {
