@@ -11,6 +11,7 @@ import { lstatSync, unlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { LineSplitter } from '../line-splitter.js';
+import { makeTextSafe } from '../screen/text-safety.js';
 import { RESTORE_TERMINAL } from './frame.js';
 import {
   encode,
@@ -105,7 +106,10 @@ export async function runAttachCommand(argv: readonly string[], env: Env): Promi
   }
   if (candidates.length > 1) {
     const names = candidates
-      .map((s) => `  agent-tty attach ${sessionId}@${s.pid}   (${s.client || 'unknown client'})`)
+      .map(
+        (s) =>
+          `  agent-tty attach ${sessionId}@${s.pid}   (${shown(s.client) || 'unknown client'})`,
+      )
       .join('\n');
     io.err(
       `agent-tty attach: ${sessionId} is open in ${candidates.length} servers; name one:\n${names}\n`,
@@ -187,6 +191,12 @@ function request(path: string): Promise<ListReply | 'refused' | undefined> {
   });
 }
 
+/**
+ * Text a server reports from others (the agent's command, the MCP client's name), made safe to
+ * print: controls become visible stand-ins, so none reaches the person's terminal.
+ */
+const shown = makeTextSafe;
+
 function ago(ms: number): string {
   if (ms < 1000) return 'now';
   if (ms < 60_000) return `${Math.round(ms / 1000)}s ago`;
@@ -197,7 +207,8 @@ function ago(ms: number): string {
 function formatSession(s: ListedSession): string {
   const status = s.status === 'running' ? 'running' : 'exited';
   const watchers = s.watchers > 0 ? `   ${s.watchers} attached` : '';
-  return `  ${s.sessionId.padEnd(6)} ${status.padEnd(8)} ${`${s.cols}x${s.rows}`.padEnd(8)} changed ${ago(s.quietMs).padEnd(8)} ${s.command ?? '(shell)'}${watchers}`;
+  const command = s.command === null ? '(shell)' : shown(s.command);
+  return `  ${shown(s.sessionId).padEnd(6)} ${status.padEnd(8)} ${`${s.cols}x${s.rows}`.padEnd(8)} changed ${ago(s.quietMs).padEnd(8)} ${command}${watchers}`;
 }
 
 function formatServers(
@@ -210,12 +221,12 @@ function formatServers(
   }
   for (const s of servers) {
     lines.push(
-      `server ${s.pid} (${s.client || 'no client yet'}, started ${s.startedAt.slice(0, 19).replace('T', ' ')} UTC)`,
+      `server ${s.pid} (${shown(s.client) || 'no client yet'}, started ${s.startedAt.slice(0, 19).replace('T', ' ')} UTC)`,
     );
     if (s.sessions.length === 0) lines.push('  no sessions');
     for (const session of s.sessions) lines.push(formatSession(session));
   }
-  for (const u of unlisted) lines.push(`server ${u.pid}: not listed: ${u.message}`);
+  for (const u of unlisted) lines.push(`server ${u.pid}: not listed: ${shown(u.message)}`);
   const qualify = servers.length + unlisted.length > 1 ? ' (or SESSION@PID)' : '';
   lines.push('', `attach with: agent-tty attach SESSION${qualify}; add --read-only to watch only`);
   return `${lines.join('\n')}\n`;

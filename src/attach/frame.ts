@@ -143,7 +143,9 @@ export function composeFrame(
     }
     rows = next;
     if (redraw && layout.rows > view.rows) {
-      body += `${CSI}${layout.rows};1H${CSI}7m${fit(layout.status, layout.cols)}${CSI}0m`;
+      // Autowrap off while it is written: a line wider than counted (wide characters) is cut at
+      // the last column, never wrapped into a scroll of the whole picture.
+      body += `${CSI}${layout.rows};1H${CSI}?7l${CSI}7m${fit(layout.status, layout.cols)}${CSI}0m${CSI}?7h`;
     }
   }
 

@@ -7,7 +7,9 @@
  * Passes what they type to the program, and tells them, in one line, why it ended: the program
  * exited, the agent closed the session, or the server is shutting down.
  */
+
 import type { Socket } from 'node:net';
+import { makeTextSafe } from '../screen/text-safety.js';
 import type { Session } from '../session/session.js';
 import { composeFrame, type FrameState } from './frame.js';
 import { encode, type ServerMessage } from './protocol.js';
@@ -161,7 +163,8 @@ export class Watcher {
       `${s.cols}x${s.rows}`,
       ...(this._readOnly ? ['read-only'] : []),
       DETACH_HINT,
-      s.command ?? 'shell',
+      // The agent's command, shown, never sent: its controls cannot reach the person's terminal.
+      makeTextSafe(s.command ?? 'shell'),
     ];
     return ` ${parts.join(' · ')} `;
   }

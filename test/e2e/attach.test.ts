@@ -185,6 +185,28 @@ describe('agent-tty attach', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
+  it("shows the agent's command with its controls made visible, never sent to the person's terminal", async () => {
+    // A command carrying terminal escapes (a clipboard write, a title, a screen clear) in a comment.
+    const hostile = '\u001b]52;c;cHduZWQ=\u0007\u001b]0;pwned\u0007\u001b[2J';
+    const { id } = await h.start({
+      command: `${BASH} # ${hostile}`,
+      cols: 60,
+      rows: 10,
+      login: false,
+    });
+    const listed = attachCli([]);
+    assert.equal(listed.code, 0, listed.out);
+    assert.ok(!listed.out.includes('\u001b'), 'no escape in the listing');
+    assert.match(listed.out, /# \u241b\]52;c;cHduZWQ=\u2407\u241b\]0;pwned\u2407\u241b\[2J/);
+    const w = watch([id], 80, 12);
+    await w.waitForText(/agent-tty · .* # \u241b\]52;c;/);
+    assert.ok(!w.output().includes('\u001b]52'), 'no clipboard write reached the terminal');
+    assert.ok(!w.output().includes(']0;pwned'), 'no title reached the terminal');
+    w.type('\x1c');
+    await w.exited;
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it('shows a colour TUI on a larger terminal, with a status line below it', {
     skip: needsPython,
   }, async () => {

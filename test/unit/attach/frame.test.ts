@@ -111,6 +111,15 @@ describe('composeFrame', () => {
     assert.deepEqual(grid.screen, ['one', 'two', 'three', ' status ']);
   });
 
+  it('cuts a status line wider than the terminal at its last column, never scrolling the picture', async () => {
+    // Wide characters count one each in the line's length but take two columns.
+    const layout = { ...LAYOUT, rows: 4, status: ` ${'界'.repeat(15)} ` };
+    const { data } = composeFrame(view(['one', 'two', 'three']), layout, undefined);
+    const { grid } = await render(20, 4, data);
+    assert.deepEqual(grid.screen.slice(0, 3), ['one', 'two', 'three']);
+    assert.match(grid.screen[3] ?? '', /^ 界界界/);
+  });
+
   it('tells a terminal smaller than the session how large it must be, and draws no row', async () => {
     const small = { ...LAYOUT, cols: 40, rows: 2 };
     const { data } = composeFrame(
