@@ -77,6 +77,20 @@ function raw(path: string): Promise<Raw> {
   });
 }
 
+/** What `agent-tty attach` (the listing) prints, stdout and stderr, with this socket directory. */
+function attachListing(socketDir: string): string {
+  try {
+    return execFileSync(process.execPath, [SERVER, 'attach'], {
+      env: { ...process.env, AGENT_TTY_SOCKET_DIR: socketDir },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (err) {
+    const e = err as { stdout: string; stderr: string };
+    return `${e.stdout}${e.stderr}`;
+  }
+}
+
 describe('the attach socket under attack', () => {
   let h: Harness;
   let dir: string;
@@ -177,16 +191,7 @@ describe('the attach socket under attack', () => {
       ]);
     }
     // A person listing meanwhile is told the same, not shown an empty machine.
-    let listing = '';
-    try {
-      listing = execFileSync(process.execPath, [SERVER, 'attach'], {
-        env: { ...process.env, AGENT_TTY_SOCKET_DIR: join(dir, 'sockets') },
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    } catch (err) {
-      listing = String((err as { stdout: string }).stdout);
-    }
+    const listing = attachListing(join(dir, 'sockets'));
     assert.match(
       listing,
       new RegExp(`server ${h.pid}: not listed: .*32 attach connections open, its limit`),
@@ -287,17 +292,7 @@ describe('a socket directory someone else prepared', () => {
         const cut = Buffer.from(socketFile).subarray(0, process.platform === 'linux' ? 107 : 103);
         assert.deepEqual(readdirSync(dir), [], `nothing was created in ${dir}`);
         assert.equal(existsSync(cut.toString()), false);
-        let out = '';
-        try {
-          execFileSync(process.execPath, [SERVER, 'attach'], {
-            env: { ...process.env, AGENT_TTY_SOCKET_DIR: long },
-            encoding: 'utf8',
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-        } catch (err) {
-          out = String((err as { stderr: string }).stderr);
-        }
-        assert.match(out, /is too long for a socket path/);
+        assert.match(attachListing(long), /is too long for a socket path/);
       } finally {
         await h.close();
       }
@@ -330,17 +325,7 @@ describe('a socket directory someone else prepared', () => {
           const list = await h.call('terminal_list');
           assert.equal(list.data.sessions?.[0]?.attach, undefined, 'no attach command to give');
           await h.call('terminal_close', { sessionId: id });
-          let out = '';
-          try {
-            execFileSync(process.execPath, [SERVER, 'attach'], {
-              env: { ...process.env, AGENT_TTY_SOCKET_DIR: socketDir },
-              encoding: 'utf8',
-              stdio: ['ignore', 'pipe', 'pipe'],
-            });
-          } catch (err) {
-            out = String((err as { stderr: string }).stderr);
-          }
-          assert.match(out, why);
+          assert.match(attachListing(socketDir), why);
         } finally {
           await h.close();
         }

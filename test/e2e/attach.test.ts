@@ -35,6 +35,17 @@ function resolved(view: View, rows: number) {
   };
 }
 
+/** Waits for the attach socket of server `pid` in `dir`/sockets. */
+function socketOf(dir: string, pid: number): Promise<void> {
+  return waitUntil(() => {
+    try {
+      return statSync(join(dir, 'sockets', `${pid}.sock`)).isSocket();
+    } catch {
+      return false;
+    }
+  }, 'the attach socket');
+}
+
 describe('agent-tty attach', () => {
   let h: Harness;
   let dir: string;
@@ -65,13 +76,7 @@ describe('agent-tty attach', () => {
     dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-'));
     env = { AGENT_TTY_SOCKET_DIR: join(dir, 'sockets') };
     h = await startServer({ env });
-    await waitUntil(() => {
-      try {
-        return statSync(join(dir, 'sockets', `${h.pid}.sock`)).isSocket();
-      } catch {
-        return false;
-      }
-    }, 'the attach socket');
+    await socketOf(dir, h.pid);
   });
   after(async () => {
     for (const w of watchers) w.kill();
@@ -433,13 +438,7 @@ describe('agent-tty attach with a recorded session', () => {
       });
       const id = started.data.sessionId as string;
       const recording = (started.data as { recording?: string }).recording as string;
-      await waitUntil(() => {
-        try {
-          return statSync(join(dir, 'sockets', `${h.pid}.sock`)).isSocket();
-        } catch {
-          return false;
-        }
-      }, 'the attach socket');
+      await socketOf(dir, h.pid);
       const w = openWatcher([id], { env, cols: 80, rows: 24 });
       try {
         await w.waitForText(/\$|#/);
@@ -475,13 +474,7 @@ describe('agent-tty attach and the idle timeout', () => {
     const h = await startServer({ env, args: ['--idle-timeout', '800'] });
     try {
       const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
-      await waitUntil(() => {
-        try {
-          return statSync(join(dir, 'sockets', `${h.pid}.sock`)).isSocket();
-        } catch {
-          return false;
-        }
-      }, 'the attach socket');
+      await socketOf(dir, h.pid);
       const w = openWatcher([id], { env, cols: 80, rows: 24 });
       try {
         await w.waitForText(/\$|#/);
