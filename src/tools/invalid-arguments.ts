@@ -40,6 +40,9 @@ function describeIssue(issue: Issue): string {
       return `expected ${bound(issue.origin, 'at most', 'less than', issue.maximum, issue)}, ${gotSize(issue.input)}`;
     case 'invalid_value':
       return `expected ${listValues(issue.values)}, ${got}`;
+    case 'invalid_key':
+      // A record's key (an env name) broke its schema: say that schema's words, not zod's.
+      return issue.issues.map((inner) => describeIssue(inner as Issue)).join('; ') || issue.message;
     case 'unrecognized_keys':
       return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
     default:

@@ -62,6 +62,14 @@ const CASES: readonly Case[] = [
   },
   {
     code: 'INVALID_ARGUMENT',
+    when: 'an environment variable name is not one',
+    async provoke({ one }) {
+      const reply = await one.call('terminal_start', { command: 'true', env: { 'A=B': 'x' } });
+      return { reply, names: ['env.A=B', 'name must be non-empty without = or NUL'] };
+    },
+  },
+  {
+    code: 'INVALID_ARGUMENT',
     when: 'an action lacks a field its type needs',
     async provoke({ one }) {
       const id = await startCat(one);
