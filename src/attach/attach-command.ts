@@ -88,7 +88,7 @@ export async function runAttachCommand(argv: readonly string[], env: Env): Promi
   const listing = await listServers(dir);
   const { servers } = listing;
   if (target === undefined) {
-    io.out(formatServers(listing, dir));
+    io.out(formatServers(listing, dir, process.stdout.isTTY ? process.stdout.columns : undefined));
     return 0;
   }
   const [sessionId, pidText] = target.split('@') as [string, string | undefined];
@@ -197,6 +197,13 @@ function request(path: string): Promise<ListReply | 'refused' | undefined> {
  */
 const shown = makeTextSafe;
 
+/** `line` cut with an ellipsis to `width` characters, when a width is given. */
+function cut(line: string, width: number | undefined): string {
+  const chars = [...line];
+  if (width === undefined || chars.length <= width) return line;
+  return `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
+}
+
 function ago(ms: number): string {
   if (ms < 1000) return 'now';
   if (ms < 60_000) return `${Math.round(ms / 1000)}s ago`;
@@ -206,14 +213,17 @@ function ago(ms: number): string {
 
 function formatSession(s: ListedSession): string {
   const status = s.status === 'running' ? 'running' : 'exited';
-  const watchers = s.watchers > 0 ? `   ${s.watchers} attached` : '';
+  const watchers = s.watchers > 0 ? `${s.watchers} attached  ` : '';
   const command = s.command === null ? '(shell)' : shown(s.command);
-  return `  ${shown(s.sessionId).padEnd(6)} ${status.padEnd(8)} ${`${s.cols}x${s.rows}`.padEnd(8)} changed ${ago(s.quietMs).padEnd(8)} ${command}${watchers}`;
+  // The command last: on a narrow terminal it is what the line's end cuts.
+  return `  ${shown(s.sessionId).padEnd(6)} ${status.padEnd(8)} ${`${s.cols}x${s.rows}`.padEnd(8)} changed ${ago(s.quietMs).padEnd(8)} ${watchers}${command}`;
 }
 
+/** The listing; on a terminal `width` columns wide, a session's line is cut to fit it. */
 function formatServers(
   { servers, unlisted }: { servers: readonly ServerEntry[]; unlisted: readonly Unlisted[] },
   dir: string,
+  width?: number,
 ): string {
   const lines: string[] = [];
   if (servers.length === 0 && unlisted.length === 0) {
@@ -224,7 +234,7 @@ function formatServers(
       `server ${s.pid} (${shown(s.client) || 'no client yet'}, started ${s.startedAt.slice(0, 19).replace('T', ' ')} UTC)`,
     );
     if (s.sessions.length === 0) lines.push('  no sessions');
-    for (const session of s.sessions) lines.push(formatSession(session));
+    for (const session of s.sessions) lines.push(cut(formatSession(session), width));
   }
   for (const u of unlisted) lines.push(`server ${u.pid}: not listed: ${shown(u.message)}`);
   const qualify = servers.length + unlisted.length > 1 ? ' (or SESSION@PID)' : '';

@@ -190,6 +190,22 @@ describe('agent-tty attach', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
+  it('cuts a session line to a narrow terminal, the command last', async () => {
+    const { id } = await h.start({
+      command: `${BASH} # ${'a long comment '.repeat(8)}`,
+      cols: 80,
+      rows: 24,
+      login: false,
+    });
+    const w = watch([], 50, 20);
+    assert.equal(await w.exited, 0);
+    const line = w.rows().find((r) => r.startsWith(`  ${id} `));
+    assert.ok(line, w.rows().join('\n'));
+    assert.equal([...line].length, 50, line);
+    assert.match(line, /changed .* bash …$/);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it("shows the agent's command with its controls made visible, never sent to the person's terminal", async () => {
     // A command carrying terminal escapes (a clipboard write, a title, a screen clear) in a comment.
     const hostile = '\u001b]52;c;cHduZWQ=\u0007\u001b]0;pwned\u0007\u001b[2J';
