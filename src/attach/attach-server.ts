@@ -22,6 +22,7 @@ import {
   ensureSocketDir,
   listSockets,
   MAX_SOCKET_PATH_BYTES,
+  SOCKET_DIR_ENV,
   SocketDirError,
   socketPath,
 } from './socket-dir.js';
@@ -58,7 +59,9 @@ export class AttachServer {
     ensureSocketDir(deps.dir);
     const path = socketPath(deps.dir, process.pid);
     if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-      throw new SocketDirError(`the socket path ${path} is too long for this system`);
+      throw new SocketDirError(
+        `the socket path ${path} is too long for this system; set ${SOCKET_DIR_ENV} to a shorter directory`,
+      );
     }
     removeStale(path);
     const server = createServer();

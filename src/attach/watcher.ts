@@ -7,7 +7,6 @@
  * Passes what they type to the program, and tells them, in one line, why it ended: the program
  * exited, the agent closed the session, or the server is shutting down.
  */
-
 import type { Socket } from 'node:net';
 import { makeTextSafe } from '../screen/text-safety.js';
 import type { Session } from '../session/session.js';

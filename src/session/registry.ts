@@ -5,7 +5,13 @@
  */
 import { sessionClosedError, TerminalError } from '../errors.js';
 import type { LaunchPlan } from './launch.js';
-import type { CloseCause, Session, SessionInfo, SessionSpec } from './session.js';
+import type { Session, SessionInfo, SessionSpec } from './session.js';
+
+/**
+ * Who closed a session: the agent (terminal_close, or terminal_start's autoClose), the server's
+ * idle timeout, or its shutdown.
+ */
+export type CloseCause = 'agent' | 'autoClose' | 'idle' | 'shutdown';
 
 /** How many closed sessions' ids are remembered, to say why a later call finds none. */
 const REMEMBERED_CLOSES = 256;
@@ -141,7 +147,9 @@ export class SessionRegistry {
           ? 'was closed as terminal_start returned (autoClose)'
           : cause === 'agent'
             ? 'was closed by terminal_close'
-            : 'not found';
+            : cause === 'shutdown'
+              ? 'was closed as the server shut down'
+              : 'not found';
     const next =
       cause === undefined
         ? 'call terminal_list to see open sessions'
@@ -191,7 +199,7 @@ export class SessionRegistry {
       this._closed.delete(this._closed.keys().next().value as string);
     }
     this._changed();
-    await this._track(session, session.close(cause));
+    await this._track(session, session.close());
     return true;
   }
 

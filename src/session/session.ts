@@ -27,11 +27,6 @@ import { createSessionHistory, type SessionHistory } from './shell-history.js';
 import { createShellIntegration, type ShellIntegration } from './shell-integration.js';
 
 export type SessionStatus = Snapshot['status'];
-/**
- * Who closed a session: the agent (terminal_close, or terminal_start's autoClose), the server's
- * idle timeout, or its shutdown.
- */
-export type CloseCause = 'agent' | 'autoClose' | 'idle' | 'shutdown';
 
 /** The wire types a session produces, derived from the tool schemas (contract/). */
 export type { SessionInfo, Snapshot };
@@ -85,7 +80,6 @@ export class Session implements SettleSource {
   private _status: SessionStatus = 'running';
   private _exit: PtyExit | undefined;
   private _closed = false;
-  private _closedBy: CloseCause | undefined;
   private _closing: Promise<void> | undefined;
   private readonly _exitListeners = new Set<() => void>();
   private _rowsCache: { key: string; rows: readonly string[] } | undefined;
@@ -483,19 +477,10 @@ export class Session implements SettleSource {
     );
   }
 
-  /**
-   * Cancels pending work, ends every process of the terminal's session, releases everything.
-   * `cause` says who closed it (the first close's cause stands), for a watcher's last line.
-   */
-  close(cause: CloseCause = 'agent'): Promise<void> {
-    this._closedBy ??= cause;
+  /** Cancels pending work, ends every process of the terminal's session, releases everything. */
+  close(): Promise<void> {
     this._closing ??= this._close();
     return this._closing;
-  }
-
-  /** Who closed the session; undefined while it is open. */
-  get closedBy(): CloseCause | undefined {
-    return this._closedBy;
   }
 
   private async _close(): Promise<void> {
