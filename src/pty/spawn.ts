@@ -79,7 +79,7 @@ export function checkNativePty(): void {
 }
 
 export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
-  checkSpawnable(options.file, options.cwd, options.env);
+  checkSpawnable(options.file, options.args, options.cwd, options.env);
   const helperProblem = ensureSpawnHelper();
   let pty: nodePty.IPty;
   try {

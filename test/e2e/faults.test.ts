@@ -110,6 +110,16 @@ describe('faults', () => {
     ['a shell not on PATH', () => ({ command: 'true', shell: 'no-such-shell-agent-tty' })],
     ['a shell that is not executable', () => ({ command: 'true', shell: join(dir, 'file') })],
     ['a shell that is a directory', () => ({ command: 'true', shell: dir })],
+    // Linux's limit on one argument or environment entry (128 KiB with 4 KiB pages).
+    ...(process.platform === 'linux'
+      ? ([
+          ['a command too long to exec', () => ({ command: `: ${'x'.repeat(600_000)}` })],
+          [
+            'an environment value too long to exec',
+            () => ({ command: 'true', env: { BIG: 'x'.repeat(600_000) } }),
+          ],
+        ] as [string, () => Record<string, unknown>][])
+      : []),
   ];
   for (const [name, args] of SPAWN_FAILURES) {
     it(`fails with SPAWN_FAILED and leaves no session for ${name}`, async () => {

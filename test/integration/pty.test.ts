@@ -4,6 +4,7 @@
  * ends a whole session, process groups and signal-ignoring children included.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { TerminalError } from '../../src/errors.js';
 import { type PtyExit, spawnPty } from '../../src/pty/spawn.js';
@@ -71,6 +72,33 @@ describe('pty', () => {
       assert.throws(
         () => spawnPty(options, events),
         (err: unknown) => err instanceof TerminalError && err.code === 'SPAWN_FAILED',
+      );
+    }
+  });
+
+  it('refuses, on Linux, an argument or environment entry too long to exec, and runs one at the limit', {
+    skip: process.platform !== 'linux' && 'a Linux limit (MAX_ARG_STRLEN)',
+  }, async () => {
+    // 32 pages less the terminating NUL, the page size as the system reports it.
+    const max = 32 * Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' })) - 1;
+    const at = ': ' + 'x'.repeat(max - 2);
+    assert.equal(Buffer.byteLength(at), max);
+    assert.deepEqual((await run(at)).exit, { exitCode: 0, signal: null }, 'at the limit it runs');
+    const events = { onData: () => undefined, onExit: () => undefined };
+    const base = { file: '/bin/sh', cwd: '/', cols: 80, rows: 24 };
+    const over = [
+      { ...base, args: ['-c', `${at}x`], env: { PATH: '/usr/bin:/bin' } },
+      { ...base, args: ['-c', 'true'], env: { PATH: '/usr/bin:/bin', BIG: 'x'.repeat(max) } },
+    ];
+    for (const [i, options] of over.entries()) {
+      assert.throws(
+        () => spawnPty(options, events),
+        (err: unknown) =>
+          err instanceof TerminalError &&
+          err.code === 'SPAWN_FAILED' &&
+          err.message.includes(`at most ${max}`) &&
+          err.message.includes(i === 0 ? 'the command is' : 'the environment variable BIG is') &&
+          err.message.includes('(E2BIG)'),
       );
     }
   });
