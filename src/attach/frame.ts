@@ -5,7 +5,7 @@
  * types is encoded as the program expects. Each row is drawn from its first column with absolute
  * positioning, so a terminal larger than the session shows the screen exactly in its top-left
  * corner (with a status line below it when there is a row to spare); a smaller one is told, in
- * words, how large it must be. A frame is one synchronized update (DEC mode 2026): terminals
+ * words, how large it must be, and shown the line the cursor is on. A frame is one synchronized update (DEC mode 2026): terminals
  * that know it show it at once.
  */
 import {
@@ -27,6 +27,11 @@ export interface ScreenView {
   /** 0-based. */
   readonly cursor: { readonly row: number; readonly column: number; readonly visible: boolean };
   readonly modes: TerminalModes;
+  /**
+   * For a terminal smaller than the session: the cursor's row as plain text, cut to the
+   * terminal's width from cell column `firstColumn` (0-based) so that it holds the cursor.
+   */
+  readonly cursorLine?: { readonly text: string; readonly firstColumn: number };
 }
 
 /** What the watcher's terminal shows after a frame: the next frame draws the difference. */
@@ -121,18 +126,37 @@ export function composeFrame(
   let body = redraw ? `${CSI}0m${CSI}H${CSI}2J` : '';
   let rows: readonly string[] = previous && !redraw ? previous.rows : [];
 
+  let cursor = cursorSequence(view, tooSmall);
   if (tooSmall) {
+    const message = wrap(
+      `agent-tty: this session is ${view.cols}x${view.rows} and this terminal is ${layout.cols}x${layout.rows}. ` +
+        `Make the terminal at least ${view.cols}x${view.rows} to see the screen; what you type still reaches the program. ${layout.detachHint}`,
+      layout.cols,
+    ).slice(0, layout.rows);
     if (redraw) {
-      const text =
-        `agent-tty: this session is ${view.cols}x${view.rows} and this terminal is ${layout.cols}x${layout.rows}. ` +
-        `Make the terminal at least ${view.cols}x${view.rows} to see the screen; what you type still reaches the program. ${layout.detachHint}`;
-      wrap(text, layout.cols)
-        .slice(0, layout.rows)
-        .forEach((line, i) => {
-          body += `${CSI}${i + 1};1H${line}`;
-        });
+      message.forEach((line, i) => {
+        body += `${CSI}${i + 1};1H${line}`;
+      });
     }
-    rows = [];
+    // Below the message, when there is room: the row the cursor is on (the prompt a person is
+    // usually there to answer), labelled, redrawn as it changes, with the cursor in it.
+    const at = message.length + 2;
+    const line = view.cursorLine;
+    if (line !== undefined && layout.rows >= at + 1) {
+      const next = [
+        fit(`the line with the cursor (row ${view.cursor.row + 1} of ${view.rows}):`, layout.cols),
+        fit(line.text, layout.cols),
+      ];
+      next.forEach((text, i) => {
+        if (!redraw && rows[i] === text) return;
+        body += `${CSI}${at + i};1H${CSI}0m${CSI}2K${CSI}?7l${text}${CSI}?7h`;
+      });
+      rows = next;
+      const { column, visible } = view.cursor;
+      cursor = `${CSI}${at + 1};${column - line.firstColumn + 1}H${CSI}?25${visible ? 'h' : 'l'}`;
+    } else {
+      rows = [];
+    }
   } else {
     const next: string[] = [];
     for (let r = 0; r < view.rows; r++) {
@@ -150,7 +174,6 @@ export function composeFrame(
   }
 
   const modesChanged = previous?.inputModes !== inputModes || redraw;
-  const cursor = cursorSequence(view, tooSmall);
   const state = { layout: layoutKey, rows, inputModes, cursor };
   if (body === '' && !modesChanged && previous !== undefined) {
     return { data: previous.cursor === cursor ? '' : cursor, state };

@@ -119,13 +119,16 @@ export class Watcher {
     }
     const started = performance.now();
     this._lastFrameAt = started;
+    const cursor = session.cursor();
+    const tooSmall = this._cols < session.cols || this._rows < session.rows;
     const { data, state } = composeFrame(
       {
         cols: session.cols,
         rows: session.rows,
-        rowSequences: session.serializeRows(),
-        cursor: session.cursor(),
+        rowSequences: tooSmall ? [] : session.serializeRows(),
+        cursor,
         modes: session.modes(),
+        ...(tooSmall ? { cursorLine: this._cursorLine(cursor) } : {}),
       },
       {
         cols: this._cols,
@@ -151,6 +154,19 @@ export class Watcher {
         lastRows(session),
       );
     }
+  }
+
+  /**
+   * The cursor's row, cut to this terminal's width: from the first column when the cursor is
+   * within it, else ending at the cursor's column.
+   */
+  private _cursorLine(cursor: { row: number; column: number }): {
+    text: string;
+    firstColumn: number;
+  } {
+    const firstColumn = Math.max(0, cursor.column - this._cols + 1);
+    const [text = ''] = this._session.region(cursor.row + 1, firstColumn + 1, 1, this._cols);
+    return { text: text.trimEnd(), firstColumn };
   }
 
   private _status(): string {

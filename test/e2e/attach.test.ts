@@ -261,6 +261,35 @@ describe('agent-tty attach', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
+  it('shows a terminal too small for the session the line the cursor is on, and what is typed there', async () => {
+    // A 120x40 session (the default size) at a prompt whose cursor is past column 60.
+    const { id } = await h.start({ command: BASH, cols: 120, rows: 40, login: false });
+    await h.input(id, [
+      { type: 'text', text: `read -p "${'.'.repeat(50)} name? " n; echo "hello $n"\r` },
+      { type: 'wait', pattern: 'name\\? $' },
+    ]);
+    const w = watch([id], 60, 20);
+    await w.waitForText(/this session is 120x40/);
+    await w.waitForText(/^the line with the cursor \(row \d+ of 40\):$/m);
+    // The row is cut to hold the cursor, which stands right after the prompt.
+    await w.waitForText(/\.\.\. name\?$/m);
+    w.type('ada');
+    await w.waitForText(/ name\? ada$/m);
+    const rows = w.rows();
+    const at = rows.findIndex((r) => / name\? ada$/.test(r));
+    // 1-based, as snapshots give it: just after what was typed.
+    assert.deepEqual(w.view().cursor, {
+      row: at + 1,
+      column: (rows[at]?.length ?? 0) + 1,
+      visible: true,
+    });
+    w.type('\r');
+    await h.waitFor(id, (s) => /^hello ada$/m.test(screenText(s)));
+    w.type('\x1c');
+    await w.exited;
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it("follows the agent's resizes: redrawn at the new size, or told when it no longer fits", async () => {
     const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
     await h.input(id, [{ type: 'text', text: `printf '%s\\n' ${'x'.repeat(150)}\r` }]);

@@ -120,6 +120,27 @@ describe('composeFrame', () => {
     assert.match(grid.screen[3] ?? '', /^ 界界界/);
   });
 
+  it('shows a terminal smaller than the session the line with the cursor, and redraws only it', async () => {
+    const small = { ...LAYOUT, cols: 30, rows: 10 };
+    const at = (text: string, column: number) =>
+      view(['', '', ''], {
+        cols: 60,
+        cursor: { row: 2, column, visible: true },
+        cursorLine: { text, firstColumn: column - 29 },
+      });
+    const first = composeFrame(at('..... password:', 44), small, undefined);
+    const { grid } = await render(30, 10, first.data);
+    const label = grid.screen.indexOf('the line with the cursor (row');
+    assert.ok(label > 0, grid.screen.join('\n'));
+    assert.equal(grid.screen[label + 1], '..... password:');
+    // 1-based, as grids give it: the cursor's column 44 less the line's first column 15, plus 1.
+    assert.deepEqual(grid.cursor, { row: label + 2, column: 30, visible: true });
+    const typed = composeFrame(at('..... password: x', 45), small, first.state);
+    assert.doesNotMatch(typed.data, /2J|this session is/, 'only the line is redrawn');
+    const after = await render(30, 10, first.data, typed.data);
+    assert.equal(after.grid.screen[label + 1], '..... password: x');
+  });
+
   it('tells a terminal smaller than the session how large it must be, and draws no row', async () => {
     const small = { ...LAYOUT, cols: 40, rows: 2 };
     const { data } = composeFrame(
