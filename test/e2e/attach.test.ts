@@ -84,6 +84,13 @@ describe('agent-tty attach', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The person detaches (Ctrl-\\, exit code 0), then the agent closes the session. */
+  async function detachAndClose(w: WatcherTerminal, id: string): Promise<void> {
+    w.type('\x1c');
+    assert.equal(await w.exited, 0);
+    await h.call('terminal_close', { sessionId: id });
+  }
+
   /** The colour TUI fixture at 80x24, drawn. */
   async function startColourTui(): Promise<string> {
     const { id } = await h.start({
@@ -223,9 +230,7 @@ describe('agent-tty attach', () => {
     await w.waitForText(/agent-tty · .* # \u241b\]52;c;/);
     assert.ok(!w.output().includes('\u001b]52'), 'no clipboard write reached the terminal');
     assert.ok(!w.output().includes(']0;pwned'), 'no title reached the terminal');
-    w.type('\x1c');
-    await w.exited;
-    await h.call('terminal_close', { sessionId: id });
+    await detachAndClose(w, id);
   });
 
   it('shows a colour TUI on a larger terminal, with a status line below it', {
@@ -256,9 +261,7 @@ describe('agent-tty attach', () => {
     assert.match(w.rows().join(' '), /Make the terminal at least 80x24/);
     w.resize(80, 24);
     await sameScreen(w, id);
-    w.type('\x1c');
-    await w.exited;
-    await h.call('terminal_close', { sessionId: id });
+    await detachAndClose(w, id);
   });
 
   it('shows a terminal too small for the session the line the cursor is on, and what is typed there', async () => {
@@ -285,9 +288,7 @@ describe('agent-tty attach', () => {
     });
     w.type('\r');
     await h.waitFor(id, (s) => /^hello ada$/m.test(screenText(s)));
-    w.type('\x1c');
-    await w.exited;
-    await h.call('terminal_close', { sessionId: id });
+    await detachAndClose(w, id);
   });
 
   it("follows the agent's resizes: redrawn at the new size, or told when it no longer fits", async () => {
@@ -302,9 +303,7 @@ describe('agent-tty attach', () => {
     await w.waitForText(/this session is 120x40 and this terminal is 100x30/);
     await h.call('terminal_resize', { sessionId: id, cols: 80, rows: 24 });
     await sameScreen(w, id);
-    w.type('\x1c');
-    assert.equal(await w.exited, 0);
-    await h.call('terminal_close', { sessionId: id });
+    await detachAndClose(w, id);
   });
 
   it('--read-only watches without sending anything', async () => {
@@ -318,9 +317,7 @@ describe('agent-tty attach', () => {
     assert.doesNotMatch(screenText(reply.data.snapshot as Snapshot), /should-not-run/);
     assert.equal(reply.data.personTyped, undefined);
     assert.equal(reply.data.watchers, 1);
-    w.type('\x1c');
-    assert.equal(await w.exited, 0);
-    await h.call('terminal_close', { sessionId: id });
+    await detachAndClose(w, id);
   });
 
   it('shows two watchers the same screen', async () => {
