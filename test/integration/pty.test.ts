@@ -118,8 +118,12 @@ describe('pty', () => {
       },
       { onData: (c) => (output += Buffer.from(c).toString()), onExit: () => undefined },
     );
+    // B prints its pid only once it ignores the signals: printed from outside, with $!, it
+    // could be read before the trap ran, and SIGHUP would then end B.
     pty.write(
-      Buffer.from(`sleep 900 & echo A=$!\r(trap '' HUP TERM INT; sleep 901) & echo B=$!\r`),
+      Buffer.from(
+        `sleep 900 & echo A=$!\r(trap '' HUP TERM INT; echo B=$BASHPID; exec sleep 901) &\r`,
+      ),
     );
     const deadline = Date.now() + 5000;
     while (!/B=\d+/.test(output) && Date.now() < deadline) await sleep(20);
