@@ -21,7 +21,7 @@ import {
   parseServerMessage,
   type ServerMessage,
 } from './protocol.js';
-import { checkSocketDir, checkSocketPathLength, listSockets, socketDir } from './socket-dir.js';
+import { checkSocketDir, checkSocketDirPath, listSockets, socketDir } from './socket-dir.js';
 
 /** Ctrl-\ : leaves the session running and the person back in their shell. */
 export const DETACH_BYTE = 0x1c;
@@ -70,7 +70,7 @@ export async function runAttachCommand(argv: readonly string[], env: Env): Promi
   }
   const dir = socketDir(env);
   try {
-    checkSocketPathLength(dir);
+    checkSocketDirPath(dir);
   } catch (err) {
     io.err(`agent-tty attach: ${(err as Error).message}\n`);
     return 1;

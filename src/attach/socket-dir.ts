@@ -5,12 +5,13 @@
  * user with no permission bits for anyone else. It is created so (0700) when missing, and
  * refused, not repaired, when it is not: someone else may have planted it. A directory too long
  * for a socket path is refused too: the system would cut the path short, and the socket would
- * land outside the directory.
+ * land outside the directory. So is a relative one: it would name a different directory in each
+ * working directory, so a server and a person would not meet.
  * @see spec/attach.md (Trust model)
  */
 import { lstatSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { makePrivateDir } from '../private-files.js';
 
 export const SOCKET_DIR_ENV = 'AGENT_TTY_SOCKET_DIR';
@@ -39,7 +40,7 @@ export function socketPath(dir: string, pid: number): string {
 
 /** Checks `dir` as described above; throws SocketDirError naming what is wrong. */
 export function checkSocketDir(dir: string): void {
-  checkSocketPathLength(dir);
+  checkSocketDirPath(dir);
   let stat: ReturnType<typeof lstatSync>;
   try {
     stat = lstatSync(dir);
@@ -70,10 +71,16 @@ export function checkSocketDir(dir: string): void {
 }
 
 /**
- * Refuses a directory whose sockets' paths would be cut short: the socket would be created (or
- * connected to) at the shortened path, outside the directory and its protection.
+ * Refuses a relative directory (a server and a person in different working directories would
+ * each find their own), and one whose sockets' paths would be cut short: the socket would be
+ * created (or connected to) at the shortened path, outside the directory and its protection.
  */
-export function checkSocketPathLength(dir: string): void {
+export function checkSocketDirPath(dir: string): void {
+  if (!isAbsolute(dir)) {
+    throw new SocketDirError(
+      `the socket directory ${dir} is a relative path, which names another directory in each working directory; set ${SOCKET_DIR_ENV} (or TMPDIR) to an absolute path`,
+    );
+  }
   const bytes = Buffer.byteLength(join(dir, LONGEST_SOCKET_NAME));
   if (bytes > MAX_SOCKET_PATH_BYTES) {
     throw new SocketDirError(
@@ -84,7 +91,7 @@ export function checkSocketPathLength(dir: string): void {
 
 /** Creates the directory 0700 when missing, then checks it. */
 export function ensureSocketDir(dir: string): void {
-  checkSocketPathLength(dir);
+  checkSocketDirPath(dir);
   try {
     makePrivateDir(dir);
   } catch (err) {

@@ -301,6 +301,27 @@ describe('a socket directory someone else prepared', () => {
     }
   });
 
+  it('refuses a relative directory, which would name another directory for a person elsewhere', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-relative-'));
+    try {
+      const h = await startServer({ env: { AGENT_TTY_SOCKET_DIR: 'sockets' }, cwd: dir });
+      try {
+        await waitUntil(
+          () => /agent-tty attach is off for this server/.test(h.stderr()),
+          'the warning',
+        );
+        assert.match(h.stderr(), /the socket directory sockets is a relative path/);
+        assert.equal((await h.call('terminal_list')).isError, false, 'the tools work');
+        assert.deepEqual(readdirSync(dir), [], `nothing was created in the server's ${dir}`);
+        assert.match(attachListing('sockets'), /is a relative path.*set AGENT_TTY_SOCKET_DIR/);
+      } finally {
+        await h.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('turns attach off (the tools work) and attach says why', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-planted-'));
     try {

@@ -72,6 +72,28 @@ describe('socket directory', () => {
     assert.equal(existsSync(tooLong), false, 'nothing created');
   });
 
+  it('refuses a relative directory, before creating anything', () => {
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      for (const relative of ['sockets', './sockets', '../sockets', 'a/b']) {
+        for (const check of [ensureSocketDir, checkSocketDir]) {
+          assert.throws(
+            () => check(relative),
+            (err: Error) =>
+              err instanceof SocketDirError &&
+              err.message.includes(`${relative} is a relative path`) &&
+              err.message.includes('to an absolute path'),
+          );
+        }
+      }
+      assert.equal(existsSync(join(root, 'sockets')), false, 'nothing created');
+      assert.equal(existsSync(join(root, 'a')), false, 'nothing created');
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it('refuses a planted symlink, even to a private directory of the user', () => {
     const real = join(root, 'real');
     mkdirSync(real, { mode: 0o700 });
