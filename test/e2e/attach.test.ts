@@ -513,7 +513,7 @@ describe('agent-tty attach and the idle timeout', () => {
   it('keeps a session open while a person is attached, and closes it once they have left', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-idle-'));
     const env = { AGENT_TTY_SOCKET_DIR: join(dir, 'sockets') };
-    const h = await startServer({ env, args: ['--idle-timeout', '800'] });
+    const h = await startServer({ env, args: ['--idle-timeout', '1500'] });
     try {
       const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
       await socketOf(dir, h.pid);
@@ -521,7 +521,7 @@ describe('agent-tty attach and the idle timeout', () => {
       try {
         await w.waitForText(/\$|#/);
         // Three idle timeouts with no tool call naming the session, the person watching.
-        await sleep(2400);
+        await sleep(4500);
         assert.equal(w.exitCode(), undefined, 'the person is still attached');
         w.type('echo still-here\r');
         await w.waitForText(/^still-here$/m);

@@ -62,7 +62,7 @@ describe('beyond prompts', () => {
     const { id } = await h.start({ command: 'cat', login: false, cols: 40, rows: 4 });
     const slow = await h.input(id, [
       { type: 'text', text: 'one' },
-      { type: 'wait', pattern: 'never appears', timeoutMs: 300 },
+      { type: 'wait', pattern: 'never appears', timeoutMs: 1000 },
       { type: 'text', text: 'two' },
     ]);
     assert.equal(slow.data.error?.code, 'WAIT_TIMEOUT');
@@ -116,7 +116,7 @@ describe('beyond prompts', () => {
       command: 'echo started; sleep 60',
       login: false,
       waitForExit: true,
-      timeoutMs: 400,
+      timeoutMs: 1500,
       autoClose: true,
     });
     assert.equal(slow.result.structuredContent?.timedOut, true);

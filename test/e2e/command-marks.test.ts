@@ -233,7 +233,7 @@ describe('command marks', () => {
     const id = await startShell(CASES[0] as ShellCase);
     const asked = await h.input(
       id,
-      run('read -p "name? " n; echo "hi $n"', { timeoutMs: 800, stopOnInput: false }),
+      run('read -p "name? " n; echo "hi $n"', { timeoutMs: 1500, stopOnInput: false }),
     );
     assertToolError(asked, 'WAIT_TIMEOUT');
     assert.equal(asked.data.failedActionIndex, 2);

@@ -18,7 +18,8 @@ import { screenText } from '../helpers/tool-calls.js';
 import { sleep } from '../helpers/wait.js';
 
 const SH = { shell: '/bin/sh', login: false };
-const NON_READER = 'stty raw -echo; exec sleep 1000';
+/** Reads nothing; prints R once its terminal is raw (before that, the kernel takes and drops input). */
+const NON_READER = 'stty raw -echo; printf R; exec sleep 1000';
 const ECHOER = 'stty raw -echo; exec cat';
 const MIB = 1024 * 1024;
 
@@ -138,6 +139,7 @@ describe('input reaches only its own program', () => {
     skip: linuxOnly,
   }, async () => {
     const { id } = await h.start({ command: NON_READER, ...SH, settleMs: 50 });
+    await h.waitFor(id, (s) => screenText(s).includes('R'));
     const first = await h.input(id, [{ type: 'text', text: 'x'.repeat(MIB - 16) }], {
       settleMs: 0,
     });

@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FIXTURES } from '../helpers/paths.js';
-import { isAlive, sessionPids } from '../helpers/processes.js';
+import { childPids, isAlive, sessionPids } from '../helpers/processes.js';
 import { which } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { screenText } from '../helpers/tool-calls.js';
-import { sleep } from '../helpers/wait.js';
+import { sleep, waitUntil } from '../helpers/wait.js';
 
 const linuxOnly = process.platform === 'linux' ? false : 'reads /proc';
 
@@ -31,12 +31,14 @@ describe('guarantees', () => {
     await h.input(id, [
       { type: 'text', text: 'sleep 999 & echo BG=$!' },
       { type: 'key', key: 'Enter' },
-      { type: 'text', text: `sh -c 'trap "" HUP TERM INT; sleep 998; :' & echo IG=$!` },
+      // sh prints its own pid once it ignores the signals (from outside, $! could come first).
+      { type: 'text', text: `sh -c 'trap "" HUP TERM INT; echo IG=$$; sleep 998; :' &` },
       { type: 'key', key: 'Enter' },
     ]);
     const screen = screenText(await h.waitFor(id, (s) => /IG=\d+/.test(screenText(s))));
     const bg = Number(/BG=(\d+)/.exec(screen)?.[1]);
     const ig = Number(/IG=(\d+)/.exec(screen)?.[1]);
+    await waitUntil(() => childPids(ig).length > 0, 'the ignoring sh runs its sleep');
     const list = await h.call('terminal_list');
     const leader = list.data.sessions?.find((s) => s.sessionId === id)?.pid as number;
     const before = sessionPids(leader);

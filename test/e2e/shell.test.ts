@@ -70,6 +70,8 @@ describe('shell', () => {
       rows: 10,
       login: false,
     });
+    // The trap is set once start shows; a resize before it would go unnoticed.
+    await h.waitFor(id, (s) => screenText(s).includes('start'));
     const reply = await h.call('terminal_resize', { sessionId: id, cols: 100, rows: 20 });
     assert.equal(reply.isError, false, reply.text);
     const snap = reply.data.snapshot;

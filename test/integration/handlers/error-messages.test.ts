@@ -243,11 +243,13 @@ const CASES: readonly Case[] = [
     code: 'INPUT_BACKLOG',
     when: 'the program reads nothing and the unread input would pass 1 MiB',
     async provoke({ one }) {
+      // R shows once the terminal is raw; before that, the kernel takes and drops input.
       const { id } = await one.start({
-        command: 'stty raw -echo; exec sleep 1000',
+        command: 'stty raw -echo; printf R; exec sleep 1000',
         ...SH,
         settleMs: 50,
       });
+      await one.waitFor(id, (s) => s.screen.join('\n').includes('R'));
       const first = await one.input(id, [{ type: 'text', text: 'x'.repeat(MIB - 16) }], {
         settleMs: 0,
       });

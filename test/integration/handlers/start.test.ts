@@ -25,7 +25,6 @@ describe('terminal_start handler', () => {
       ...SH,
       cols: 30,
       rows: 4,
-      settleMs: 50,
     });
     assert.equal(reply.isError, false, reply.text);
     assert.deepEqual(Object.keys(reply.data).sort(), ['sessionId', 'snapshot']);
