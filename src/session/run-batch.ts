@@ -90,20 +90,32 @@ export async function runBatch(
 ): Promise<BatchProgress> {
   session.assertInputRoom(payloadBytes(actions));
   const progress: BatchProgress = { actionsCompleted: 0, inputSent: false, waits: [] };
-  for (let i = 0; i < actions.length; i++) {
-    try {
-      throwIfAborted(options.signal);
-      await runAction(session, actions[i] as Action, i, progress, options);
-      progress.actionsCompleted++;
-    } catch (err) {
-      throw toTerminalError(err, `action ${i}`).withPartial({
-        ...progressFields(progress),
-        failedActionIndex: i,
-      });
+  try {
+    for (let i = 0; i < actions.length; i++) {
+      const action = actions[i] as Action;
+      // A person's keystrokes wait while a run of sending actions goes out, and reach the
+      // program at each of the batch's waits (they may be the answer it waits for) and at its end.
+      if (PAUSES.has(action.type)) session.endAgentRun();
+      else session.beginAgentRun();
+      try {
+        throwIfAborted(options.signal);
+        await runAction(session, action, i, progress, options);
+        progress.actionsCompleted++;
+      } catch (err) {
+        throw toTerminalError(err, `action ${i}`).withPartial({
+          ...progressFields(progress),
+          failedActionIndex: i,
+        });
+      }
     }
+  } finally {
+    session.endAgentRun();
   }
   return progress;
 }
+
+/** Actions that send nothing and may take time: a person's input is not held across them. */
+const PAUSES: ReadonlySet<Action['type']> = new Set(['wait', 'observe', 'expect']);
 
 async function runAction(
   session: Session,

@@ -83,6 +83,9 @@ export class Session implements SettleSource {
   private _closing: Promise<void> | undefined;
   private readonly _exitListeners = new Set<() => void>();
   private _rowsCache: { key: string; rows: readonly string[] } | undefined;
+  /** While the agent's batch sends a run of actions: what a person typed meanwhile, in order. */
+  private _heldFromPerson: Uint8Array[] | undefined;
+  private _heldBytes = 0;
   private _resizes = 0;
 
   /** Spawns the program; throws SPAWN_FAILED and leaves nothing behind when it cannot. */
@@ -416,12 +419,39 @@ export class Session implements SettleSource {
    * or when it would pass the limit of input the program has not read (INPUT_BACKLOG's).
    */
   sendFromPerson(data: Uint8Array): boolean {
-    if (this._status !== 'running' || this._closed || !this._pty.hasInputRoom(data.length)) {
+    if (
+      this._status !== 'running' ||
+      this._closed ||
+      !this._pty.hasInputRoom(this._heldBytes + data.length)
+    ) {
       return false;
     }
     this.presence.markTyped();
-    this.send(data);
+    if (this._heldFromPerson) {
+      this._heldFromPerson.push(data);
+      this._heldBytes += data.length;
+    } else {
+      this.send(data);
+    }
     return true;
+  }
+
+  /**
+   * The agent's batch starts sending a run of actions (everything between two of its waits): a
+   * person's input is held until endAgentRun, so it never lands between, say, the agent's text and
+   * its Enter. Held input counts against the same limit of input the program has not read.
+   */
+  beginAgentRun(): void {
+    this._heldFromPerson ??= [];
+  }
+
+  /** The run is sent (or the batch stopped): what a person typed meanwhile goes to the program. */
+  endAgentRun(): void {
+    const held = this._heldFromPerson;
+    this._heldFromPerson = undefined;
+    this._heldBytes = 0;
+    if (!held || this._status !== 'running' || this._closed) return;
+    for (const data of held) this.send(data);
   }
 
   /**

@@ -205,6 +205,61 @@ describe('the attach socket under attack', () => {
     assert.equal(listed.pid, h.pid);
   });
 
+  it("never puts a person's keystrokes between the actions of an agent's batch", async () => {
+    const file = join(dir, 'received');
+    // Records every byte it is sent, while output floods the screen, so the agent's batch
+    // waits for the screen between its actions, the window where a person's keystroke could land.
+    const command = `stty raw -echo; (while :; do printf '%0200d\\n' 0; done) & exec cat > ${file}`;
+    const { id } = await h.start({ command, login: false, settleMs: 0 });
+    const c = await raw(path);
+    c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
+    await c.waitFor((m) => m.type === 'frame', 'a first frame');
+    const person = setInterval(() => c.send({ type: 'input', data: 'p' }), 1);
+    const batches: string[] = [];
+    try {
+      for (let b = 0; b < 5; b++) {
+        const actions: Record<string, unknown>[] = [];
+        let expected = '';
+        for (let i = 0; i < 128; i++) {
+          actions.push({ type: 'text', text: `${b}.${i};` }, { type: 'key', key: 'Enter' });
+          expected += `${b}.${i};\r`;
+        }
+        const sent = await h.input(id, actions, { settleMs: 0 });
+        assert.equal(sent.isError, false, sent.text);
+        batches.push(expected);
+      }
+    } finally {
+      clearInterval(person);
+    }
+    // At a wait of the batch, what the person types goes through at once.
+    const waiting = h.input(
+      id,
+      [
+        { type: 'text', text: '<q>' },
+        { type: 'wait', durationMs: 2000 },
+        { type: 'text', text: '<r>' },
+      ],
+      { settleMs: 0 },
+    );
+    await sleep(300);
+    c.send({ type: 'input', data: 'W' });
+    await waitUntil(() => readFileSync(file, 'utf8').endsWith('<q>W'), 'the person mid-wait');
+    assert.equal((await waiting).isError, false);
+    c.send({ type: 'input', data: 'END' });
+    await waitUntil(() => readFileSync(file, 'utf8').endsWith('<r>END'), 'everything received');
+    const received = readFileSync(file, 'utf8');
+    assert.ok(received.includes('p'), 'the person typed meanwhile');
+    for (const expected of batches) {
+      const start = received.indexOf(expected.slice(0, expected.indexOf(';') + 1));
+      assert.ok(
+        received.includes(expected),
+        `the batch arrived whole: ${JSON.stringify(received.slice(start, start + 300).replace(/p+/g, '<p>'))}`,
+      );
+    }
+    c.socket.destroy();
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it('holds one frame for a watcher that stops reading while the program floods, then shows the screen as it is', async () => {
     const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
     const c = await raw(path);

@@ -1,0 +1,58 @@
+/**
+ * What a person attached to a session types (agent-tty attach) and the agent's batches: held while
+ * a run of the agent's actions is sent, then delivered in order, within the same bound as the
+ * agent's input; dropped, never sent elsewhere, when the session ends meanwhile.
+ * Contract: spec/attach.md (Typing).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { LIMITS } from '../../../src/config.js';
+import { type InMemoryServer, startInMemoryServer } from '../../helpers/in-memory-server.js';
+import { sleep } from '../../helpers/wait.js';
+
+const SH = { shell: '/bin/sh', login: false };
+const T = { timeout: 30_000 };
+
+describe("a person's input during the agent's batch", () => {
+  let s: InMemoryServer;
+  before(async () => {
+    s = await startInMemoryServer();
+  });
+  after(async () => {
+    assert.deepEqual(await s.close(), [], 'no process of any session is left');
+  });
+
+  it('waits while a run of the agent is sent, then reaches the program in order', T, async () => {
+    const { sessionId } = (
+      await s.call('terminal_start', { command: 'cat', ...SH, cols: 30, rows: 4 })
+    ).data as { sessionId: string };
+    const session = s.registry.get(sessionId);
+    session.beginAgentRun();
+    assert.equal(session.sendFromPerson(Buffer.from('one ')), true);
+    assert.equal(session.sendFromPerson(Buffer.from('two')), true);
+    await sleep(200);
+    const held = await s.call('terminal_snapshot', { sessionId, settleMs: 0 });
+    assert.equal(held.data.snapshot?.screen[0] ?? '', '', 'nothing reached the program yet');
+    session.endAgentRun();
+    const shown = await s.waitFor(sessionId, (x) => x.screen[0] === 'one two');
+    assert.equal(shown.screen[0], 'one two');
+    // Outside a run it goes through at once.
+    assert.equal(session.sendFromPerson(Buffer.from('!')), true);
+    await s.waitFor(sessionId, (x) => x.screen[0] === 'one two!');
+    await s.call('terminal_close', { sessionId });
+  });
+
+  it('counts what is held against the limit of input the program has not read', T, async () => {
+    const { sessionId } = (await s.call('terminal_start', { command: 'exec sleep 60', ...SH }))
+      .data as { sessionId: string };
+    const session = s.registry.get(sessionId);
+    session.beginAgentRun();
+    const limit = LIMITS.maxPendingInputBytes;
+    assert.equal(session.sendFromPerson(Buffer.alloc(limit - 1, 'x')), true);
+    assert.equal(session.sendFromPerson(Buffer.from('y')), true, 'up to the limit');
+    assert.equal(session.sendFromPerson(Buffer.from('z')), false, 'one byte past it');
+    // Ended while held: the close discards it, and the end of the run sends nothing.
+    await s.call('terminal_close', { sessionId });
+    session.endAgentRun();
+  });
+});
