@@ -59,6 +59,15 @@ export function precheckBatch(
   at: (index: number) => ActionAt = actionAt,
 ): void {
   session.assertRunning();
+  checkActions(session, actions, at);
+}
+
+/** The keys and mouse events of a batch against the session's modes and size now. */
+function checkActions(
+  session: Session,
+  actions: readonly Action[],
+  at: (index: number) => ActionAt,
+): void {
   const modes = session.modes();
   actions.forEach((action, index) => {
     if (action.type === 'expect' && action.condition.kind === 'command') {
@@ -88,8 +97,22 @@ export async function runBatch(
   actions: readonly Action[],
   options: BatchOptions,
 ): Promise<BatchProgress> {
-  session.assertInputRoom(payloadBytes(actions));
   const progress: BatchProgress = { actionsCompleted: 0, inputSent: false, waits: [] };
+  try {
+    // Again now that it runs: a batch queued behind others (or a resize) meets the modes and
+    // size they left, and must still send nothing when a key or click no longer fits them.
+    // (A program that has exited meanwhile is met action by action: an exit wait still passes.)
+    if (session.pendingBytes > 0) await session.whenParsed();
+    if (session.status === 'running') checkActions(session, actions, options.at ?? actionAt);
+    session.assertInputRoom(payloadBytes(actions));
+  } catch (err) {
+    const error = toTerminalError(err, 'terminal_input');
+    const index = error.details.actionIndex;
+    throw error.withPartial({
+      ...progressFields(progress),
+      ...(typeof index === 'number' ? { failedActionIndex: index } : {}),
+    });
+  }
   try {
     for (let i = 0; i < actions.length; i++) {
       const action = actions[i] as Action;

@@ -129,6 +129,44 @@ describe('guarantees', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
+  it('checks a queued batch against the modes and size it meets when it runs, sending nothing', async () => {
+    const { id } = await h.start({
+      command: `printf '\\033[?1000h\\033[?1006h'; PS1='$ ' exec bash --norc --noprofile`,
+      login: false,
+      cols: 80,
+      rows: 40,
+    });
+    await h.waitFor(id, (s) => /^\$/m.test(screenText(s)) && s.mouse?.tracking !== undefined);
+    // The first batch turns mouse reporting off; the second, queued behind it, clicks.
+    const [off, click] = await Promise.all([
+      h.input(id, [
+        { type: 'text', text: `printf '\\033[?1000l'; echo OFF` },
+        { type: 'key', key: 'Enter' },
+        { type: 'wait', pattern: '^OFF$' },
+      ]),
+      h.input(id, [
+        { type: 'text', text: 'HELLO' },
+        { type: 'mouse', event: 'click', row: 1, column: 1 },
+      ]),
+    ]);
+    assert.equal(off.isError, false, off.text);
+    assert.equal(click.data.error?.code, 'MOUSE_NOT_ENABLED', click.text);
+    assert.equal(click.data.inputSent, false);
+    assert.equal(click.data.failedActionIndex, 1);
+    // A resize queued ahead of a click leaves the clicked cell outside the screen.
+    await h.input(id, [{ type: 'text', text: `printf '\\033[?1000h'; echo ON\r` }]);
+    const [resized, outside] = await Promise.all([
+      h.call('terminal_resize', { sessionId: id, cols: 80, rows: 10 }),
+      h.input(id, [{ type: 'mouse', event: 'click', row: 35, column: 5 }]),
+    ]);
+    assert.equal(resized.isError, false, resized.text);
+    assert.equal(outside.data.error?.code, 'OUT_OF_BOUNDS', outside.text);
+    assert.equal(outside.data.inputSent, false);
+    const screen = screenText(await h.snapshot(id, { settleMs: 300 }));
+    assert.doesNotMatch(screen, /HELLO|\[<|\[M/, `nothing of either batch arrived: ${screen}`);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it('refuses a chord written as one key, sending nothing, and names the action that works (#12)', async () => {
     const { id } = await h.start({ command: 'cat', login: false, cols: 60, rows: 6 });
     const refused = await h.input(id, [
