@@ -104,7 +104,9 @@ export async function runBatch(
     // (A program that has exited meanwhile is met action by action: an exit wait still passes.)
     if (session.pendingBytes > 0) await session.whenParsed();
     if (session.status === 'running') checkActions(session, actions, options.at ?? actionAt);
-    session.assertInputRoom(payloadBytes(actions));
+    const payload = payloadBytes(actions);
+    session.assertInputRoom(payload);
+    session.claimInputRoom(payload);
   } catch (err) {
     const error = toTerminalError(err, 'terminal_input');
     const index = error.details.actionIndex;
@@ -132,6 +134,7 @@ export async function runBatch(
       }
     }
   } finally {
+    session.releaseInputRoom();
     session.endAgentRun();
   }
   return progress;

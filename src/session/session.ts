@@ -86,6 +86,8 @@ export class Session implements SettleSource {
   /** While the agent's batch sends a run of actions: what a person typed meanwhile, in order. */
   private _heldFromPerson: Uint8Array[] | undefined;
   private _heldBytes = 0;
+  /** What the running batch was checked for and has not sent yet: room a person cannot take. */
+  private _claimedBytes = 0;
   private _resizes = 0;
 
   /** Spawns the program; throws SPAWN_FAILED and leaves nothing behind when it cannot. */
@@ -403,9 +405,26 @@ export class Session implements SettleSource {
     );
   }
 
-  /** Sends bytes to the program; SESSION_EXITED once it has exited. */
+  /**
+   * The running batch's input, checked to fit (assertInputRoom): its bytes are claimed until it
+   * sends them or ends (releaseInputRoom), so a person typing during its waits cannot take the room.
+   */
+  claimInputRoom(bytes: number): void {
+    this._claimedBytes = bytes;
+  }
+
+  releaseInputRoom(): void {
+    this._claimedBytes = 0;
+  }
+
+  /** Sends the agent's bytes to the program; SESSION_EXITED once it has exited. */
   send(data: Uint8Array): void {
     this.assertRunning();
+    this._claimedBytes = Math.max(0, this._claimedBytes - data.length);
+    this._deliver(data);
+  }
+
+  private _deliver(data: Uint8Array): void {
     this._probe?.markInput();
     this._inputMarkSeq = this._screen.commandMarkSeq;
     this._pty.write(data);
@@ -416,13 +435,14 @@ export class Session implements SettleSource {
    * Sends what a person attached to the session typed, straight to the program (not through the
    * agent's queue, which may be waiting for what the person's answer brings). Recorded as input
    * like the agent's. False, sending nothing, when the program has exited or the session is closed,
-   * or when it would pass the limit of input the program has not read (INPUT_BACKLOG's).
+   * or when it would pass the limit of input the program has not read (INPUT_BACKLOG's), counting
+   * what is held and what the running batch has claimed.
    */
   sendFromPerson(data: Uint8Array): boolean {
     if (
       this._status !== 'running' ||
       this._closed ||
-      !this._pty.hasInputRoom(this._heldBytes + data.length)
+      !this._pty.hasInputRoom(this._claimedBytes + this._heldBytes + data.length)
     ) {
       return false;
     }
@@ -431,7 +451,7 @@ export class Session implements SettleSource {
       this._heldFromPerson.push(data);
       this._heldBytes += data.length;
     } else {
-      this.send(data);
+      this._deliver(data);
     }
     return true;
   }
@@ -451,7 +471,7 @@ export class Session implements SettleSource {
     this._heldFromPerson = undefined;
     this._heldBytes = 0;
     if (!held || this._status !== 'running' || this._closed) return;
-    for (const data of held) this.send(data);
+    for (const data of held) this._deliver(data);
   }
 
   /**

@@ -304,11 +304,12 @@ describe('the attach socket under attack', () => {
     // Raw mode: the terminal holds what it took instead of dropping a canonical line past 4 KiB,
     // so the unread input stays unread.
     const { id } = await h.start({
-      command: 'stty raw -echo; sleep 30',
+      command: 'stty raw -echo; printf R; sleep 30',
       cols: 80,
       rows: 24,
       login: false,
     });
+    await h.waitFor(id, (s) => screenText(s).includes('R'));
     const c = await raw(path);
     c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
     await c.waitFor((m) => m.type === 'frame', 'a frame');
@@ -324,6 +325,38 @@ describe('the attach socket under attack', () => {
     // One notice each time input stops going through, not one per refused message (about 90).
     const notices = c.lines().filter((m) => m.type === 'notice').length;
     assert.ok(notices <= 10, `${notices} notices for 160 messages`);
+    c.socket.destroy();
+    await h.call('terminal_close', { sessionId: id });
+  });
+  it('keeps the room a running batch has claimed: a person typing during its wait cannot take it', async () => {
+    const MIB = 1024 * 1024;
+    const { id } = await h.start({
+      command: 'stty raw -echo; printf R; sleep 30',
+      login: false,
+    });
+    await h.waitFor(id, (s) => screenText(s).includes('R'));
+    const c = await raw(path);
+    c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
+    await c.waitFor((m) => m.type === 'frame', 'a frame');
+    // The batch is checked (1000 KiB fits) before its wait; the person types during the wait.
+    const batch = h.input(
+      id,
+      [
+        { type: 'wait', durationMs: 1500 },
+        { type: 'text', text: 'a'.repeat(1000 * 1024) },
+      ],
+      { settleMs: 0 },
+    );
+    await sleep(300);
+    const piece = 'p'.repeat(16 * 1024);
+    for (let i = 0; i < 70; i++) c.send({ type: 'input', data: piece });
+    const notice = await c.waitFor((m) => m.type === 'notice', 'a notice');
+    assert.match(String(notice.message), /not sent: the program has not read/);
+    assert.equal((await batch).isError, false, 'the batch sends what it was checked for');
+    const next = await h.input(id, [{ type: 'text', text: 'b'.repeat(64 * 1024) }]);
+    assert.equal(next.data.error?.code, 'INPUT_BACKLOG');
+    const pending = next.data.error?.details.pendingBytes as number;
+    assert.ok(pending <= MIB, `${pending} bytes unread, over the ${MIB}-byte limit`);
     c.socket.destroy();
     await h.call('terminal_close', { sessionId: id });
   });

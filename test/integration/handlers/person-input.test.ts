@@ -42,17 +42,24 @@ describe("a person's input during the agent's batch", () => {
     await s.call('terminal_close', { sessionId });
   });
 
-  it('counts what is held against the limit of input the program has not read', T, async () => {
-    const { sessionId } = (await s.call('terminal_start', { command: 'exec sleep 60', ...SH }))
-      .data as { sessionId: string };
-    const session = s.registry.get(sessionId);
-    session.beginAgentRun();
-    const limit = LIMITS.maxPendingInputBytes;
-    assert.equal(session.sendFromPerson(Buffer.alloc(limit - 1, 'x')), true);
-    assert.equal(session.sendFromPerson(Buffer.from('y')), true, 'up to the limit');
-    assert.equal(session.sendFromPerson(Buffer.from('z')), false, 'one byte past it');
-    // Ended while held: the close discards it, and the end of the run sends nothing.
-    await s.call('terminal_close', { sessionId });
-    session.endAgentRun();
-  });
+  it(
+    'counts what is held, and what the running batch claimed, against the limit of unread input',
+    T,
+    async () => {
+      const { sessionId } = (await s.call('terminal_start', { command: 'exec sleep 60', ...SH }))
+        .data as { sessionId: string };
+      const session = s.registry.get(sessionId);
+      const limit = LIMITS.maxPendingInputBytes;
+      session.claimInputRoom(limit - 10);
+      assert.equal(session.sendFromPerson(Buffer.alloc(11, 'c')), false, 'the claim is kept');
+      session.releaseInputRoom();
+      session.beginAgentRun();
+      assert.equal(session.sendFromPerson(Buffer.alloc(limit - 1, 'x')), true);
+      assert.equal(session.sendFromPerson(Buffer.from('y')), true, 'up to the limit');
+      assert.equal(session.sendFromPerson(Buffer.from('z')), false, 'one byte past it');
+      // Ended while held: the close discards it, and the end of the run sends nothing.
+      await s.call('terminal_close', { sessionId });
+      session.endAgentRun();
+    },
+  );
 });
