@@ -65,6 +65,9 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
         `${survivors.length} process(es) still running after ${SYNC_SWEEP_MS} ms of killing: ${survivors.join(', ')}`,
       );
     }
+    // Closing has not finished (or the process is exiting): the sessions' private directories,
+    // which hold the commands typed in their shells, go now, after their processes.
+    registry.removePrivateFiles();
   };
   let shuttingDown = false;
   const shutdown = (reason: string, code = 0) => {

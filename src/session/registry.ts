@@ -244,6 +244,13 @@ export class SessionRegistry {
   }
 
   /** Session ids and terminals of every session not yet fully closed, for a last-resort kill. */
+  /** Removes every open or closing session's private directories now (see Session). */
+  removePrivateFiles(): void {
+    for (const session of [...this._sessions.values(), ...this._closing.keys()]) {
+      session.removePrivateFiles();
+    }
+  }
+
   terminals(): { sid: number; ttyPath: string }[] {
     return [...this._sessions.values(), ...this._closing.keys()].map((s) => ({
       sid: s.pid,

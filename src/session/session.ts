@@ -527,6 +527,15 @@ export class Session implements SettleSource {
     );
   }
 
+  /**
+   * Removes the session's private directories (its shell history, its shell start-up files) now,
+   * synchronously: for a server exiting before close finished, once its processes are killed.
+   */
+  removePrivateFiles(): void {
+    this._history?.remove();
+    this._integration?.remove();
+  }
+
   /** Cancels pending work, ends every process of the terminal's session, releases everything. */
   close(): Promise<void> {
     this._closing ??= this._close();
@@ -553,8 +562,7 @@ export class Session implements SettleSource {
       this._screen.dispose();
       this._recorder?.close();
       // After the processes are gone: a shell writes its history as it exits.
-      this._history?.remove();
-      this._integration?.remove();
+      this.removePrivateFiles();
     }
   }
 

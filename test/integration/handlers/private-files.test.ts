@@ -1,0 +1,63 @@
+/**
+ * A session's private directories (its shell history, which holds the commands typed, and its
+ * shell start-up files) can be removed at once, synchronously: what a server exiting before its
+ * sessions finished closing does once their processes are killed (serve.ts).
+ * Contract: spec/tools.md (Shell history, Guarantees: shutdown).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type InMemoryServer, startInMemoryServer } from '../../helpers/in-memory-server.js';
+import { screenText } from '../../helpers/tool-calls.js';
+
+const T = { timeout: 30_000 };
+
+describe("a session's private directories", () => {
+  let s: InMemoryServer;
+  let tmp: string;
+  const saved = process.env.TMPDIR;
+  before(async () => {
+    // This process's own temporary directory: what is in it was made by these sessions.
+    tmp = mkdtempSync(join(tmpdir(), 'agent-tty-private-'));
+    process.env.TMPDIR = tmp;
+    s = await startInMemoryServer();
+  });
+  after(async () => {
+    assert.deepEqual(await s.close(), [], 'no process of any session is left');
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('are removed at once for every open session, without waiting for close', T, async () => {
+    const home = join(tmp, 'home');
+    mkdirSync(home);
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const started = await s.call('terminal_start', {
+        shell: '/bin/bash',
+        login: false,
+        env: { HOME: home, PS1: '$ ' },
+      });
+      const id = started.data.sessionId as string;
+      await s.waitFor(id, (x) => /[$#] ?$/m.test(screenText(x)));
+      ids.push(id);
+    }
+    const made = readdirSync(tmp).filter((name) => name !== 'home');
+    for (const id of ids) {
+      assert.ok(
+        made.some((name) => name.startsWith(`agent-tty-history-${id}-`)),
+        `${made}`,
+      );
+      assert.ok(
+        made.some((name) => name.startsWith(`agent-tty-shell-${id}-`)),
+        `${made}`,
+      );
+    }
+    s.registry.removePrivateFiles();
+    assert.deepEqual(readdirSync(tmp), ['home']);
+    for (const sessionId of ids) await s.call('terminal_close', { sessionId });
+  });
+});
