@@ -112,15 +112,19 @@ export class HistoryTap {
     this._base = this._transcript.total - end;
   }
 
-  /** Before a resize: copies what waits and marks the screen's top row, which reflow may move. */
+  /**
+   * Before a resize: copies what waits and marks the first row not copied yet, which reflow may
+   * move: the screen's top row, or below it while a taller screen shows copied rows again.
+   */
   beforeResize(): void {
     this.sync();
-    this._marker = this._buffer?.addMarker(this._buffer.ybase);
+    this._marker = this._buffer?.addMarker(this._captured - this._trimmed);
   }
 
   /**
-   * After a resize: rows between the old top row and the screen scrolled off with the resize and
-   * are copied; rows of history that a taller screen shows again are not copied a second time.
+   * After a resize: rows between the marked row and the screen scrolled off with the resize and
+   * are copied; rows copied before (history that a taller screen showed again, pushed off again
+   * by a shorter one) are not copied a second time.
    */
   afterResize(): void {
     const marker = this._marker;

@@ -105,6 +105,34 @@ describe('history from the transcript', () => {
     screen.dispose();
   });
 
+  it('does not repeat rows a taller screen showed again when a shorter one pushes them off again', async () => {
+    const screen = screenOf();
+    await feed(screen, `${numbered(1, 12)}prompt`);
+    assert.equal(screen.historyTotal, 8);
+    for (let cycle = 0; cycle < 3; cycle++) {
+      screen.resize(20, 8);
+      assert.equal(screen.historyTotal, 5, `taller, cycle ${cycle}`);
+      assert.deepEqual(screen.grid().screen.slice(0, 3), ['L6', 'L7', 'L8']);
+      screen.resize(20, 5);
+      assert.equal(screen.historyTotal, 8, `shorter again, cycle ${cycle}`);
+      assert.deepEqual(screen.grid().screen.slice(0, 4), ['L9', 'L10', 'L11', 'L12']);
+      assert.deepEqual(readAll(screen), names(1, 8));
+    }
+    // Shorter than at first: what it pushes off is new history, once.
+    screen.resize(20, 8);
+    screen.resize(20, 3);
+    assert.equal(screen.historyTotal, 10);
+    assert.deepEqual(readAll(screen), names(1, 10));
+    // A width change while rows shown again are on the screen: still each row once.
+    screen.resize(20, 8);
+    screen.resize(30, 5);
+    assert.deepEqual(readAll(screen), names(1, 8));
+    await feed(screen, `\r\n${numbered(13, 20)}`);
+    assert.deepEqual(readAll(screen), [...names(1, 12), 'prompt', ...names(13, 16)]);
+    assert.deepEqual(screen.grid().screen.slice(0, 4), names(17, 20));
+    screen.dispose();
+  });
+
   it('keeps rows as they were when they scrolled off, whatever a later width re-wraps', async () => {
     const screen = screenOf();
     await feed(screen, `${numbered(1, 3)}${'x'.repeat(35)}\r\n${numbered(4, 8)}`);
