@@ -73,8 +73,16 @@ export function extractScreen(term: Terminal): ScreenGrid {
         runStyled = styled;
       }
       const cellWidth = c.getWidth();
-      if (cellWidth === 0) continue; // second half of a wide character
       const chars = cellChars(c);
+      if (cellWidth === 0) {
+        // A combining mark in a cell of its own (lines.ts readCells) is kept; the second half
+        // of a wide character has no text.
+        if (chars !== '' && !(flags & INVISIBLE_FLAG)) {
+          text += chars;
+          keep = text.length;
+        }
+        continue;
+      }
       if (chars === '' || chars === ' ' || flags & INVISIBLE_FLAG) {
         text += cellWidth === 2 ? '  ' : ' ';
         if (styled) keep = text.length;

@@ -61,9 +61,18 @@ export function readCells(
     const width = c.getWidth();
     let chars: string;
     if (width === 0) {
-      // The second half of a wide character whose first half lies before the range.
-      if (x !== start) continue;
-      chars = ' ';
+      const raw = cellChars(c);
+      if (raw !== '' && !c.isInvisible()) {
+        // A combining mark in a cell of its own: the emulator gives one that follows an escape
+        // sequence (`e` SGR U+0301) a cell instead of joining it to the one before. Kept.
+        chars = makeTextSafe(raw);
+      } else if (x !== start) {
+        // The second half of a wide character.
+        continue;
+      } else {
+        // The second half of a wide character whose first half lies before the range.
+        chars = ' ';
+      }
     } else {
       const raw = cellChars(c);
       const blank = raw === '' || c.isInvisible() || x + width > last;

@@ -78,17 +78,25 @@ function encodeCell(raw: CoreLine, x: number, width: number, out: Buffer, at: nu
   const w = content >> WIDTH_SHIFT;
   let pos = at;
   cellEnd = at;
-  if (w === 0) {
-    // The second half of a wide character; only a row that starts with one reads a blank.
-    if (x === 0) out[pos++] = 0x20;
-    return pos;
-  }
   const cp = content & CODEPOINT_MASK;
   const combined = (content & IS_COMBINED_MASK) !== 0;
   const visible = ((raw._data[x * 3 + 1] as number) & FG_INVISIBLE) === 0;
   const text = combined
     ? makeTextSafe(truncateCodeUnits(raw._combined[x] ?? '', MAX_CELL_UNITS))
     : '';
+  if (w === 0) {
+    if (visible && (combined ? text !== '' : cp !== 0)) {
+      // A combining mark in a cell of its own (lines.ts readCells): kept.
+      pos = combined
+        ? pos + out.write(text, pos, 'utf8')
+        : writeCodePoint(out, pos, safeCodePoint(cp));
+      cellEnd = pos;
+    } else if (x === 0) {
+      // The second half of a wide character; only a row that starts with one reads a blank.
+      out[pos++] = 0x20;
+    }
+    return pos;
+  }
   if ((combined ? text === '' : cp === 0) || !visible || x + w > width) {
     for (let k = Math.min(w, width - x); k > 0; k--) out[pos++] = 0x20;
   } else if (combined) {

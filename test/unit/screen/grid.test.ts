@@ -69,6 +69,12 @@ describe('extractScreen text', () => {
     assert.equal(grid.cursor.column, 3);
   });
 
+  it('keeps a combining mark that follows an escape sequence, which the emulator puts in a cell of its own', async () => {
+    // grep --color on decomposed text: the colour ends between the letter and its accent.
+    const grid = await screenOf('cafe\x1b[m\x1b[K\u0301 ok\r\ne\x1b[1m\u0301X\x1b[m');
+    assert.deepEqual(grid.screen.slice(0, 2), ['caf\u0065\u0301 ok', 'e\u0301X']);
+  });
+
   it('shows concealed text as spaces, keeping its style', async () => {
     const grid = await screenOf('a\x1b[8msecret\x1b[0m');
     assert.equal(grid.screen[0], 'a      ');

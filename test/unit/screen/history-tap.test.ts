@@ -133,6 +133,13 @@ describe('history from the transcript', () => {
     screen.dispose();
   });
 
+  it('keeps a combining mark in a cell of its own (after an escape sequence) in history too', async () => {
+    const screen = screenOf();
+    await feed(screen, `cafe\x1b[31m\u0301!\x1b[m\r\n${numbered(1, 6)}`);
+    assert.deepEqual(readAll(screen).slice(0, 2), ['cafe\u0301!', 'L1']);
+    screen.dispose();
+  });
+
   it('keeps rows as they were when they scrolled off, whatever a later width re-wraps', async () => {
     const screen = screenOf();
     await feed(screen, `${numbered(1, 3)}${'x'.repeat(35)}\r\n${numbered(4, 8)}`);
