@@ -240,22 +240,25 @@ export class SessionRegistry {
 
   /** Session ids (leader pids) of every session not yet fully closed, for a last-resort kill. */
   pids(): number[] {
-    return [...this._sessions.values(), ...this._closing.keys()].map((s) => s.pid);
+    return this._unclosed().map((s) => s.pid);
+  }
+
+  /** Removes every open or closing session's private directories now (see Session). */
+  removePrivateFiles(): void {
+    for (const session of this._unclosed()) session.removePrivateFiles();
   }
 
   /** Session ids and terminals of every session not yet fully closed, for a last-resort kill. */
-  /** Removes every open or closing session's private directories now (see Session). */
-  removePrivateFiles(): void {
-    for (const session of [...this._sessions.values(), ...this._closing.keys()]) {
-      session.removePrivateFiles();
-    }
-  }
-
   terminals(): { sid: number; ttyPath: string }[] {
-    return [...this._sessions.values(), ...this._closing.keys()].map((s) => ({
+    return this._unclosed().map((s) => ({
       sid: s.pid,
       ttyPath: s.ttyPath,
     }));
+  }
+
+  /** Every session open or still closing. */
+  private _unclosed(): Session[] {
+    return [...this._sessions.values(), ...this._closing.keys()];
   }
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Screen } from '../../src/screen/screen.js';
+import { readAllHistory } from '../helpers/history.js';
 
 /**
  * History against a model (the numbered lines written so far): after any sequence of output and
@@ -9,24 +10,12 @@ import { Screen } from '../../src/screen/screen.js';
  * and screen row 1 is line historyTotal + 1.
  */
 
-const ALL = Number.POSITIVE_INFINITY;
 const COLS = 20;
 
 const op = fc.oneof(
   fc.integer({ min: 1, max: 30 }).map((count) => ({ kind: 'lines' as const, count })),
   fc.integer({ min: 2, max: 14 }).map((rows) => ({ kind: 'rows' as const, rows })),
 );
-
-function readAll(screen: Screen): string[] {
-  const out: string[] = [];
-  let since = 0;
-  for (;;) {
-    const page = screen.historySince(since, 9, ALL);
-    if (page.lines.length === 0) return out;
-    out.push(...page.lines);
-    since = page.since + page.lines.length;
-  }
-}
 
 describe('history through resizes', () => {
   it('holds every line that scrolled off once, in order, numbered as the screen is', async () => {
@@ -49,7 +38,7 @@ describe('history through resizes', () => {
               }
               const total = screen.historyTotal;
               const expected = Array.from({ length: total }, (_, i) => `L${i + 1}`);
-              assert.deepEqual(readAll(screen), expected);
+              assert.deepEqual(readAllHistory(screen, 9), expected);
               if (total < written) assert.equal(screen.grid().screen[0], `L${total + 1}`);
             }
           } finally {

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Screen, type ScreenOptions } from '../../../src/screen/screen.js';
+import { readAllHistory } from '../../helpers/history.js';
 
 const ALL = Number.POSITIVE_INFINITY;
 
@@ -26,16 +27,7 @@ const names = (first: number, last: number) =>
   Array.from({ length: last - first + 1 }, (_, i) => `L${first + i}`);
 
 /** Every history line, read with historySince in pages of 7. */
-function readAll(screen: Screen): string[] {
-  const out: string[] = [];
-  let since = 0;
-  for (;;) {
-    const page = screen.historySince(since, 7, ALL);
-    if (page.lines.length === 0) return out;
-    out.push(...page.lines);
-    since = page.since + page.lines.length;
-  }
-}
+const readAll = (screen: Screen) => readAllHistory(screen, 7);
 
 describe('history from the transcript', () => {
   it('keeps every line past a small scrollback, in pages, none missed', async () => {
