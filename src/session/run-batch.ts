@@ -108,12 +108,7 @@ export async function runBatch(
     session.assertInputRoom(payload);
     session.claimInputRoom(payload);
   } catch (err) {
-    const error = toTerminalError(err, 'terminal_input');
-    const index = error.details.actionIndex;
-    throw error.withPartial({
-      ...progressFields(progress),
-      ...(typeof index === 'number' ? { failedActionIndex: index } : {}),
-    });
+    throw failedBeforeSending(err).withPartial(progressFields(progress));
   }
   try {
     for (let i = 0; i < actions.length; i++) {
@@ -138,6 +133,13 @@ export async function runBatch(
     session.endAgentRun();
   }
   return progress;
+}
+
+/** A check that failed before anything was sent, naming the action it found (failedActionIndex). */
+export function failedBeforeSending(err: unknown): TerminalError {
+  const error = toTerminalError(err, 'terminal_input');
+  const index = error.details.actionIndex;
+  return typeof index === 'number' ? error.withPartial({ failedActionIndex: index }) : error;
 }
 
 /** Actions that send nothing and may take time: a person's input is not held across them. */

@@ -7,7 +7,7 @@
  * @see spec/tools.md (terminal_input)
  */
 import { LIMITS } from '../config.js';
-import { TerminalError, toTerminalError } from '../errors.js';
+import { TerminalError } from '../errors.js';
 import type { WireAction } from '../input/action-schema.js';
 import {
   type Action,
@@ -23,7 +23,13 @@ import {
   observeOptions,
   type SettleRequest,
 } from './observation.js';
-import { type BatchProgress, precheckBatch, progressFields, runBatch } from './run-batch.js';
+import {
+  type BatchProgress,
+  failedBeforeSending,
+  precheckBatch,
+  progressFields,
+  runBatch,
+} from './run-batch.js';
 import type { Session, Snapshot } from './session.js';
 
 export interface InputRequest extends SettleRequest {
@@ -110,8 +116,6 @@ function prepareBatch(session: Session, request: InputRequest, options: InputOpt
     precheckBatch(session, actions, at);
     return actions;
   } catch (err) {
-    const error = toTerminalError(err, 'terminal_input');
-    const index = error.details.actionIndex;
-    throw typeof index === 'number' ? error.withPartial({ failedActionIndex: index }) : error;
+    throw failedBeforeSending(err);
   }
 }

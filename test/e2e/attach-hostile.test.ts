@@ -77,6 +77,14 @@ function raw(path: string): Promise<Raw> {
   });
 }
 
+/** A raw client attached (not read-only) to `sessionId` at 80x24, once its first frame came. */
+async function attachRaw(path: string, sessionId: string): Promise<Raw> {
+  const c = await raw(path);
+  c.send({ type: 'attach', sessionId, readOnly: false, cols: 80, rows: 24 });
+  await c.waitFor((m) => m.type === 'frame', 'a first frame');
+  return c;
+}
+
 /** What `agent-tty attach` (the listing) prints, stdout and stderr, with this socket directory. */
 function attachListing(socketDir: string): string {
   try {
@@ -211,9 +219,7 @@ describe('the attach socket under attack', () => {
     // waits for the screen between its actions, the window where a person's keystroke could land.
     const command = `stty raw -echo; (while :; do printf '%0200d\\n' 0; done) & exec cat > ${file}`;
     const { id } = await h.start({ command, login: false, settleMs: 0 });
-    const c = await raw(path);
-    c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
-    await c.waitFor((m) => m.type === 'frame', 'a first frame');
+    const c = await attachRaw(path, id);
     const person = setInterval(() => c.send({ type: 'input', data: 'p' }), 1);
     const batches: string[] = [];
     try {
@@ -262,9 +268,7 @@ describe('the attach socket under attack', () => {
 
   it('holds one frame for a watcher that stops reading while the program floods, then shows the screen as it is', async () => {
     const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
-    const c = await raw(path);
-    c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
-    await c.waitFor((m) => m.type === 'frame', 'a first frame');
+    const c = await attachRaw(path, id);
     c.socket.pause();
     const rss = () =>
       Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${h.pid}/status`, 'utf8'))?.[1]) * 1024;
@@ -310,9 +314,7 @@ describe('the attach socket under attack', () => {
       login: false,
     });
     await h.waitFor(id, (s) => screenText(s).includes('R'));
-    const c = await raw(path);
-    c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
-    await c.waitFor((m) => m.type === 'frame', 'a frame');
+    const c = await attachRaw(path, id);
     const piece = 'y'.repeat(16 * 1024);
     for (let i = 0; i < 160; i++) c.send({ type: 'input', data: piece });
     const notice = await c.waitFor((m) => m.type === 'notice', 'a notice');
@@ -335,9 +337,7 @@ describe('the attach socket under attack', () => {
       login: false,
     });
     await h.waitFor(id, (s) => screenText(s).includes('R'));
-    const c = await raw(path);
-    c.send({ type: 'attach', sessionId: id, readOnly: false, cols: 80, rows: 24 });
-    await c.waitFor((m) => m.type === 'frame', 'a frame');
+    const c = await attachRaw(path, id);
     // The batch is checked (1000 KiB fits) before its wait; the person types during the wait.
     const batch = h.input(
       id,
@@ -362,28 +362,41 @@ describe('the attach socket under attack', () => {
   });
 });
 
+/**
+ * Starts a server with `options`, waits for its warning that attach is off, checks that the tools
+ * still work, runs `check` on it, and closes it.
+ */
+async function withAttachOff(
+  options: Parameters<typeof startServer>[0],
+  check: (h: Harness) => void | Promise<void>,
+): Promise<void> {
+  const h = await startServer(options);
+  try {
+    await waitUntil(
+      () => /agent-tty attach is off for this server/.test(h.stderr()),
+      'the warning',
+    );
+    assert.equal((await h.call('terminal_list')).isError, false, 'the tools work');
+    await check(h);
+  } finally {
+    await h.close();
+  }
+}
+
 describe('a socket directory someone else prepared', () => {
   it('refuses a directory too long for a socket path, rather than listen where the system cuts it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-long-'));
     try {
       const long = join(dir, 'd'.repeat(Math.max(1, 110 - dir.length)));
-      const h = await startServer({ env: { AGENT_TTY_SOCKET_DIR: long } });
-      try {
-        await waitUntil(
-          () => /agent-tty attach is off for this server/.test(h.stderr()),
-          'the warning',
-        );
+      await withAttachOff({ env: { AGENT_TTY_SOCKET_DIR: long } }, (h) => {
         assert.match(h.stderr(), /is too long for a socket path/);
-        assert.equal((await h.call('terminal_list')).isError, false, 'the tools work');
         // Nothing listens anywhere: not in the directory, not at the path cut short.
         const socketFile = join(long, `${h.pid}.sock`);
         const cut = Buffer.from(socketFile).subarray(0, process.platform === 'linux' ? 107 : 103);
         assert.deepEqual(readdirSync(dir), [], `nothing was created in ${dir}`);
         assert.equal(existsSync(cut.toString()), false);
         assert.match(attachListing(long), /is too long for a socket path/);
-      } finally {
-        await h.close();
-      }
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -392,19 +405,11 @@ describe('a socket directory someone else prepared', () => {
   it('refuses a relative directory, which would name another directory for a person elsewhere', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-tty-attach-relative-'));
     try {
-      const h = await startServer({ env: { AGENT_TTY_SOCKET_DIR: 'sockets' }, cwd: dir });
-      try {
-        await waitUntil(
-          () => /agent-tty attach is off for this server/.test(h.stderr()),
-          'the warning',
-        );
+      await withAttachOff({ env: { AGENT_TTY_SOCKET_DIR: 'sockets' }, cwd: dir }, (h) => {
         assert.match(h.stderr(), /the socket directory sockets is a relative path/);
-        assert.equal((await h.call('terminal_list')).isError, false, 'the tools work');
         assert.deepEqual(readdirSync(dir), [], `nothing was created in the server's ${dir}`);
         assert.match(attachListing('sockets'), /is a relative path.*set AGENT_TTY_SOCKET_DIR/);
-      } finally {
-        await h.close();
-      }
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -423,21 +428,14 @@ describe('a socket directory someone else prepared', () => {
         [open, /has mode 0777, open to other users/],
         [link, /is a symbolic link, which agent-tty never follows/],
       ] as const) {
-        const h = await startServer({ env: { AGENT_TTY_SOCKET_DIR: socketDir } });
-        try {
-          await waitUntil(
-            () => /agent-tty attach is off for this server/.test(h.stderr()),
-            'the warning',
-          );
+        await withAttachOff({ env: { AGENT_TTY_SOCKET_DIR: socketDir } }, async (h) => {
           assert.match(h.stderr(), why);
           const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
           const list = await h.call('terminal_list');
           assert.equal(list.data.sessions?.[0]?.attach, undefined, 'no attach command to give');
           await h.call('terminal_close', { sessionId: id });
           assert.match(attachListing(socketDir), why);
-        } finally {
-          await h.close();
-        }
+        });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
