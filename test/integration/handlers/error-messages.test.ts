@@ -86,6 +86,15 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    code: 'INVALID_ARGUMENT',
+    when: 'an argument uses a reserved name',
+    async provoke({ one }) {
+      const env = JSON.parse('{"__proto__":"x"}') as Record<string, string>;
+      const reply = await one.call('terminal_start', { command: 'true', env });
+      return { reply, names: ['env.__proto__', 'is not accepted as a name'] };
+    },
+  },
+  {
     code: 'SESSION_NOT_FOUND',
     when: 'the id names no session',
     async provoke({ one }) {
