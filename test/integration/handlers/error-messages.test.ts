@@ -163,6 +163,16 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    code: 'SPAWN_FAILED',
+    when: 'the environment is too large to exec as a whole',
+    async provoke({ one }) {
+      const env: Record<string, string> = {};
+      for (let i = 0; i < 64; i++) env[`BIG${String(i).padStart(2, '0')}`] = 'x'.repeat(100_000);
+      const reply = await one.call('terminal_start', { command: 'true', ...SH, env });
+      return { reply, names: ['BIG00 (100006 bytes)', 'unsetEnv', 'E2BIG'] };
+    },
+  },
+  {
     code: 'INVALID_KEY',
     when: 'a chord is written as one key',
     async provoke({ one }) {
