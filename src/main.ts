@@ -8,7 +8,11 @@ import { isatty } from 'node:tty';
 import { loadConfig, OPTIONS } from './config.js';
 import { TerminalError } from './errors.js';
 import { createLogger } from './log.js';
+import { refuseInspectorSignal } from './signals.js';
 import { PACKAGE } from './version.js';
+
+// Before anything else: from here on, SIGUSR1 cannot open Node's inspector port.
+refuseInspectorSignal();
 
 const MIN_NODE_MAJOR = 20;
 

@@ -1,9 +1,9 @@
 /**
  * The running server: a session registry and the MCP server on stdio, plus everything that ends
- * it. stdin EOF, SIGINT, SIGTERM, SIGHUP, a broken stdout and a closed transport each close
- * every session and resolve with the exit code; main.ts then exits. Nothing outlives it: if
- * closing takes too long, or the process exits another way, every session's processes are
- * killed synchronously. The attach socket (attach/attach-server.ts) is told first and removed on
+ * it. stdin EOF, SIGTERM and the other signals signals.ts lists, a broken stdout and a closed
+ * transport each close every session and resolve with the exit code; main.ts then exits.
+ * Nothing outlives it: if closing takes too long, or the process exits another way, every
+ * session's processes are killed synchronously. The attach socket (attach/attach-server.ts) is told first and removed on
  * every way out.
  */
 import { homedir } from 'node:os';
@@ -16,6 +16,7 @@ import { closeSharedMatchPool } from './match/match-pool.js';
 import { killSessionsSync, SYNC_SWEEP_MS } from './pty/terminate.js';
 import { createServer } from './server.js';
 import { type SessionFactory, SessionRegistry } from './session/registry.js';
+import { shutdownSignals } from './signals.js';
 import { StdioTransport } from './transport/stdio-transport.js';
 
 /** After start-up, when to load the emulator and PTY code if no terminal has needed it yet. */
@@ -96,7 +97,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     attach?.removeSocketSync();
     killRemaining();
   });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  for (const signal of shutdownSignals()) {
     process.on(signal, () => shutdown(`received ${signal}`));
   }
   process.stdin.on('end', () => shutdown('stdin closed'));

@@ -92,7 +92,10 @@ export function createServer(deps: ServerDeps): Server {
               })
               .catch(() => undefined);
           };
-    return callTool(tool, request.params.arguments, {
+    // The arguments as parsed from JSON, not as the SDK's schema copied them: that copy drops a
+    // `__proto__` key, which must be refused, not ignored.
+    const args = (raw.params as { arguments?: unknown }).arguments;
+    return callTool(tool, args, {
       registry: deps.registry,
       config: deps.config,
       logger: deps.logger,

@@ -79,16 +79,19 @@ export function checkNativePty(): void {
 }
 
 export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
-  checkSpawnable(options.file, options.args, options.cwd, options.env);
+  const name = options.env.TERM ?? 'xterm-256color';
+  // The environment exactly as node-pty passes it to exec: it sets PWD and TERM itself.
+  const env = { ...options.env, PWD: options.cwd, TERM: name };
+  checkSpawnable(options.file, options.args, options.cwd, env);
   const helperProblem = ensureSpawnHelper();
   let pty: nodePty.IPty;
   try {
     pty = nodePty.spawn(options.file, [...options.args], {
-      name: options.env.TERM ?? 'xterm-256color',
+      name,
       cols: options.cols,
       rows: options.rows,
       cwd: options.cwd,
-      env: { ...options.env },
+      env,
       encoding: null,
     });
   } catch (err) {

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TerminalError, toTerminalError } from '../errors.js';
-import { invalidArguments } from './invalid-arguments.js';
+import { invalidArguments, reservedKeysError } from './invalid-arguments.js';
 import { withAttachHint, withPresence } from './presence.js';
 import { errorResult, guardResultSize, successResult } from './result.js';
 import { terminalClose } from './terminal-close.js';
@@ -35,17 +35,28 @@ export async function callTool(
   args: unknown,
   ctx: ToolContext,
 ): Promise<CallToolResult> {
-  // reportInput: the issues carry the values given, so the message can quote them.
-  const parsed = tool.inputSchema().safeParse(args ?? {}, { reportInput: true });
   let result: CallToolResult;
   try {
-    if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
-    result = successResult(await tool.handler(parsed.data, ctx));
+    result = successResult(await tool.handler(parseArguments(tool, args), ctx));
   } catch (err) {
     result = errorResult(toToolError(err, tool, args, ctx));
   }
   result = withPresence(tool.name, result, ctx.registry, ctx.attachCommand);
   return guardResultSize(result, ctx.config.maxResultBytes);
+}
+
+/**
+ * The arguments as the tool's input schema outputs them; INVALID_ARGUMENT naming each offending
+ * field otherwise. `args` is the value as parsed from JSON, so that a reserved key such as
+ * `__proto__` is still there to be refused.
+ */
+function parseArguments(tool: ToolDefinition, args: unknown): unknown {
+  const reserved = reservedKeysError(tool.name, args);
+  if (reserved) throw reserved;
+  // reportInput: the issues carry the values given, so the message can quote them.
+  const parsed = tool.inputSchema().safeParse(args ?? {}, { reportInput: true });
+  if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+  return parsed.data;
 }
 
 /**

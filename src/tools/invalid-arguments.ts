@@ -1,12 +1,16 @@
 /**
  * INVALID_ARGUMENT for arguments that break a tool's input schema: each zod issue said as its
  * field's path, what the field takes and the value given ("cols: expected an integer, got 1.5"),
- * so an agent can fix the named field and call again (spec/errors.md).
+ * so an agent can fix the named field and call again (spec/errors.md). Also the names no
+ * argument object may use (`__proto__`, `constructor`, `prototype`), found in the arguments as
+ * parsed from JSON, before a schema copies them: zod and JavaScript objects drop `__proto__`.
  */
 import type { z } from 'zod';
 import { TerminalError } from '../errors.js';
 
 const MAX_ISSUES = 10;
+/** A field's path in a message has at most this many parts. */
+const MAX_PATH_PARTS = 16;
 /** A value quoted in a message is cut to this many characters. */
 const MAX_VALUE_CHARS = 40;
 
@@ -24,6 +28,67 @@ export function invalidArguments(toolName: string, error: z.ZodError): TerminalE
   return new TerminalError(
     'INVALID_ARGUMENT',
     `invalid arguments for ${toolName}: ${problems.join('; ')}${more}; nothing was done: ${fix} and call ${toolName} again`,
+    { issues },
+  );
+}
+
+/** Keys refused in every object of a tool's arguments, env included. */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A field's path as a chain from the field up, so that a deep walk shares its prefixes. */
+interface PathLink {
+  readonly key: PropertyKey;
+  readonly parent: PathLink | undefined;
+}
+
+/** A path of at most MAX_PATH_PARTS parts: a deep one keeps its first and last parts. */
+function shortPath(path: PropertyKey[]): PropertyKey[] {
+  if (path.length <= MAX_PATH_PARTS) return path;
+  const half = MAX_PATH_PARTS / 2;
+  return [...path.slice(0, half), '…', ...path.slice(-half)];
+}
+
+function pathOf(link: PathLink | undefined): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at = link; at !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * INVALID_ARGUMENT naming each reserved key in `args` (own keys, at any depth), or undefined
+ * when there is none. Walks without recursion: arguments may nest deeper than the stack.
+ */
+export function reservedKeysError(toolName: string, args: unknown): TerminalError | undefined {
+  const found: PathLink[] = [];
+  const stack: { value: unknown; at: PathLink | undefined }[] = [{ value: args, at: undefined }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, at } = item;
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        stack.push({ value: value[i], at: { key: i, parent: at } });
+      }
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      const link = { key, parent: at };
+      if (RESERVED_KEYS.has(key)) found.push(link);
+      else stack.push({ value: (value as Record<string, unknown>)[key], at: link });
+    }
+  }
+  if (found.length === 0) return undefined;
+  const issues = found.slice(0, MAX_ISSUES).map((link) => ({
+    path: formatPath(shortPath(pathOf(link))),
+    message: `"${String(link.key)}" is not accepted as a name, in any object or in env`,
+  }));
+  const problems = issues.map((i) => `${i.path}: ${i.message}`);
+  const extra = found.length - issues.length;
+  const more = extra > 0 ? ` (and ${extra} more)` : '';
+  return new TerminalError(
+    'INVALID_ARGUMENT',
+    `invalid arguments for ${toolName}: ${problems.join('; ')}${more}; nothing was done: remove ${found.length > 1 ? 'these fields' : 'the field'} and call ${toolName} again`,
     { issues },
   );
 }

@@ -1,37 +1,102 @@
 /**
- * Shutdown leaves nothing behind: stdin EOF, SIGINT, SIGTERM, SIGHUP and a broken stdout pipe
- * each close every session (processes that ignore hangup included) and end the server within 1 s.
+ * Shutdown leaves nothing behind: stdin EOF, a broken stdout pipe and every signal that ends a
+ * process by default and can be caught (SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, … as spec/tools.md,
+ * Guarantee 3, lists them) each close every session (processes that ignore hangup included),
+ * remove the sessions' private directories and the attach socket, and end the server within
+ * 1 s. SIGPIPE and SIGXFSZ, which Node ignores, leave it running.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { isAlive } from '../helpers/processes.js';
+import { isAlive, linuxOnly, sessionPids } from '../helpers/processes.js';
 import { EXIT_BOUND_MS, type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
-import { sleep } from '../helpers/wait.js';
+import { sleep, waitUntil } from '../helpers/wait.js';
 
-/** Starts two sessions, one of them ignoring hangup, and returns every pid they run. */
-async function startSessions(server: RawRpcServer): Promise<number[]> {
+/** The signals spec/tools.md (Guarantee 3) says run the shutdown, on Linux. */
+const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = [
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGQUIT',
+  'SIGUSR1',
+  'SIGUSR2',
+  'SIGALRM',
+  'SIGVTALRM',
+  'SIGPROF',
+  'SIGXCPU',
+  'SIGSYS',
+  'SIGABRT',
+  'SIGPWR',
+  'SIGSTKFLT',
+  'SIGIO',
+];
+
+interface Started {
+  readonly server: RawRpcServer;
+  /** The server's temporary directory: its sessions' private directories and its socket's. */
+  readonly tmp: string;
+  /** Session ids (leader pids) of its sessions. */
+  readonly sids: number[];
+  /** The sessions' leaders and the child that ignores hangup. */
+  readonly pids: number[];
+}
+
+/**
+ * A server in a temporary directory of its own, with an interactive bash (its start-up files
+ * and history in private directories), a sleep and a child that ignores hangup, and its attach
+ * socket listening.
+ */
+async function startWithSessions(): Promise<Started> {
+  const tmp = mkdtempSync(join(tmpdir(), 'agent-tty-shutdown-'));
+  const server = await startRawRpcServer([], { env: { TMPDIR: tmp } });
   const pids: number[] = [];
-  for (const command of ['sleep 600', `trap '' HUP INT TERM; sleep 601 & echo $!; wait`]) {
-    const result = (await server.tool('terminal_start', {
-      command,
-      login: false,
-      settleMs: 300,
-    })) as { structuredContent: { snapshot: { screen: string[] } } };
-    const listed = (await server.tool('terminal_list')) as {
-      structuredContent: { sessions: { pid: number }[] };
-    };
-    pids.push(...listed.structuredContent.sessions.map((s) => s.pid));
-    const child = Number(result.structuredContent.snapshot.screen[0]);
-    if (child) pids.push(child);
+  const starts = [
+    { shell: '/bin/bash', login: false },
+    { command: 'sleep 600', login: false },
+    { command: `trap '' HUP INT TERM; sleep 601 & echo $!; wait`, login: false },
+  ];
+  for (const args of starts) {
+    const result = await server.tool('terminal_start', { ...args, settleMs: 300 });
+    assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+    const screen = (result.structuredContent as { snapshot: { screen: string[] } }).snapshot.screen;
+    if ('command' in args && args.command.includes('echo $!')) pids.push(Number(screen[0]));
   }
-  return [...new Set(pids)];
+  const listed = (await server.tool('terminal_list')) as {
+    structuredContent: { sessions: { pid: number }[] };
+  };
+  const sids = listed.structuredContent.sessions.map((s) => s.pid);
+  pids.push(...sids);
+  await waitUntil(() => sockets(tmp).length === 1, 'the attach socket listens');
+  return { server, tmp, sids, pids: [...new Set(pids)].filter((p) => p > 0) };
+}
+
+/** The sessions' private directories left in `tmp`. */
+function privateDirs(tmp: string): string[] {
+  return readdirSync(tmp).filter((name) => /^agent-tty-(shell|history)-/.test(name));
+}
+
+/** Attach sockets left in `tmp`'s socket directory. */
+function sockets(tmp: string): string[] {
+  const dir = join(tmp, `agent-tty-${process.getuid?.() ?? 0}`);
+  try {
+    return readdirSync(dir).filter((name) => name.endsWith('.sock'));
+  } catch {
+    return [];
+  }
+}
+
+async function assertNothingLeft(started: Started): Promise<void> {
+  await sleep(50);
+  for (const pid of started.pids) assert.equal(isAlive(pid), false, `pid ${pid} is gone`);
+  for (const sid of started.sids) assert.deepEqual(sessionPids(sid), [], `session ${sid} is empty`);
+  assert.deepEqual(privateDirs(started.tmp), [], 'no private directory is left');
+  assert.deepEqual(sockets(started.tmp), [], 'no attach socket is left');
 }
 
 const TRIGGERS: [string, (server: RawRpcServer) => void][] = [
   ['stdin EOF', (s) => s.child.stdin.end()],
-  ['SIGINT', (s) => s.child.kill('SIGINT')],
-  ['SIGTERM', (s) => s.child.kill('SIGTERM')],
-  ['SIGHUP', (s) => s.child.kill('SIGHUP')],
   [
     'a broken stdout pipe',
     (s) => {
@@ -42,22 +107,56 @@ const TRIGGERS: [string, (server: RawRpcServer) => void][] = [
       );
     },
   ],
+  ...SHUTDOWN_SIGNALS.map((signal): [string, (server: RawRpcServer) => void] => [
+    signal,
+    (s) => s.child.kill(signal),
+  ]),
 ];
 
-describe('shutdown', () => {
+describe('shutdown', { skip: linuxOnly }, () => {
   for (const [name, trigger] of TRIGGERS) {
-    it(`on ${name}: closes every session and exits within 1 s`, async () => {
-      const server = await startRawRpcServer();
-      const pids = await startSessions(server);
-      assert.ok(pids.length >= 3, `sessions started: ${pids}`);
-      for (const pid of pids) assert.equal(isAlive(pid), true);
-      const since = performance.now();
-      trigger(server);
-      const exit = await server.exited(since);
-      assert.ok(exit.afterMs < EXIT_BOUND_MS, `exited after ${Math.round(exit.afterMs)} ms`);
-      assert.equal(exit.signal, null, 'exited by itself, not killed');
-      await sleep(50);
-      for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} is gone`);
+    it(`on ${name}: closes every session, removes its files and exits within 1 s`, async () => {
+      const started = await startWithSessions();
+      try {
+        assert.equal(started.pids.length, 4, `sessions started: ${started.pids}`);
+        for (const pid of started.pids) assert.equal(isAlive(pid), true);
+        assert.equal(privateDirs(started.tmp).length, 4, 'start-up files and three histories');
+        const since = performance.now();
+        trigger(started.server);
+        const exit = await Promise.race([started.server.exited(since), sleep(3 * EXIT_BOUND_MS)]);
+        assert.ok(exit, `exited within ${3 * EXIT_BOUND_MS} ms`);
+        assert.ok(exit.afterMs < EXIT_BOUND_MS, `exited after ${Math.round(exit.afterMs)} ms`);
+        assert.deepEqual(
+          exit,
+          { code: 0, signal: null, afterMs: exit.afterMs },
+          'exited by itself',
+        );
+        await assertNothingLeft(started);
+      } finally {
+        started.server.child.kill('SIGKILL');
+        rmSync(started.tmp, { recursive: true, force: true });
+      }
+    });
+  }
+
+  for (const signal of ['SIGPIPE', 'SIGXFSZ'] as const) {
+    it(`on ${signal}: keeps running, sessions and all (Node ignores it)`, async () => {
+      const started = await startWithSessions();
+      try {
+        started.server.child.kill(signal);
+        await sleep(300);
+        assert.equal(started.server.isRunning(), true);
+        const listed = (await started.server.tool('terminal_list')) as {
+          structuredContent: { sessions: unknown[] };
+        };
+        assert.equal(listed.structuredContent.sessions.length, 3);
+        for (const pid of started.pids) assert.equal(isAlive(pid), true);
+        await started.server.stop();
+        await assertNothingLeft(started);
+      } finally {
+        started.server.child.kill('SIGKILL');
+        rmSync(started.tmp, { recursive: true, force: true });
+      }
     });
   }
 });

@@ -3,7 +3,7 @@
  * terminal's session, CPU time and resident memory. The PTY child is a session leader, so its pid is the
  * session id of everything it started that did not leave with setsid.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ProcStat, parseProcStat } from '../../src/pty/proc-stat.js';
 import { sleep } from './wait.js';
@@ -87,4 +87,42 @@ export function rssKiB(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * TCP ports `pid` listens on (IPv4 and IPv6), from its socket descriptors and /proc/net/tcp*;
+ * empty once it is gone.
+ */
+export function listeningPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+        if (inode) inodes.add(inode);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  } catch {
+    return [];
+  }
+  const ports: number[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let lines: string[];
+    try {
+      lines = readFileSync(table, 'utf8').split('\n').slice(1);
+    } catch {
+      continue;
+    }
+    for (const line of lines) {
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+      const fields = line.trim().split(/\s+/);
+      const [local, state, inode] = [fields[1], fields[3], fields[9]];
+      if (state !== '0A' || !inode || !inodes.has(inode) || !local) continue;
+      ports.push(Number.parseInt(local.split(':').at(-1) ?? '', 16));
+    }
+  }
+  return ports;
 }

@@ -65,9 +65,22 @@ export interface RawRpcServer {
  */
 export const EXIT_BOUND_MS = 1500;
 
+export interface RawRpcOptions {
+  /** Variables set over this process's environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The Node binary to run the server with (default: this one). */
+  readonly node?: string;
+}
+
 /** Starts dist/main.js with `args` and completes the initialize handshake. */
-export async function startRawRpcServer(args: string[] = []): Promise<RawRpcServer> {
-  const child = spawn(process.execPath, [SERVER, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+export async function startRawRpcServer(
+  args: string[] = [],
+  options: RawRpcOptions = {},
+): Promise<RawRpcServer> {
+  const child = spawn(options.node ?? process.execPath, [SERVER, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   const waiting = new Map<
     number,
     { sentAt: number; resolve: (reply: RpcReply) => void; reject: (err: Error) => void }

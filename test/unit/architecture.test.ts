@@ -41,7 +41,7 @@ const SHARED_FILES = [
   'modes.ts',
   'line-splitter.ts',
 ];
-const TOP_FILES = ['server.ts', 'serve.ts', 'main.ts'];
+const TOP_FILES = ['server.ts', 'serve.ts', 'main.ts', 'signals.ts'];
 const FOLDERS: readonly Layer[] = [
   'contract',
   'input',

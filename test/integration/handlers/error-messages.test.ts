@@ -86,6 +86,15 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    code: 'INVALID_ARGUMENT',
+    when: 'an argument uses a reserved name',
+    async provoke({ one }) {
+      const env = JSON.parse('{"__proto__":"x"}') as Record<string, string>;
+      const reply = await one.call('terminal_start', { command: 'true', env });
+      return { reply, names: ['env.__proto__', 'is not accepted as a name'] };
+    },
+  },
+  {
     code: 'SESSION_NOT_FOUND',
     when: 'the id names no session',
     async provoke({ one }) {
@@ -151,6 +160,16 @@ const CASES: readonly Case[] = [
       const shell = '/nonexistent/agent-tty-sh';
       const reply = await one.call('terminal_start', { command: 'true', login: false, shell });
       return { reply, names: [`"${shell}"`] };
+    },
+  },
+  {
+    code: 'SPAWN_FAILED',
+    when: 'the environment is too large to exec as a whole',
+    async provoke({ one }) {
+      const env: Record<string, string> = {};
+      for (let i = 0; i < 64; i++) env[`BIG${String(i).padStart(2, '0')}`] = 'x'.repeat(100_000);
+      const reply = await one.call('terminal_start', { command: 'true', ...SH, env });
+      return { reply, names: ['BIG00 (100006 bytes)', 'unsetEnv', 'E2BIG'] };
     },
   },
   {
