@@ -150,6 +150,7 @@ export class Session implements SettleSource {
           spec.id,
           { cols: spec.cols, rows: spec.rows, command: spec.plan.command, shell: spec.plan.file },
           _deps.logger,
+          this._integration?.nonce,
         );
       } catch (err) {
         // The session runs unrecorded; its results say so instead of naming a path.
