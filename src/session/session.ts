@@ -114,6 +114,8 @@ export class Session implements SettleSource {
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
       commandMarkNonce: this._integration?.nonce,
+      // The shell has read its startup files by its first mark: nothing of them is needed.
+      onCommandMark: () => this._integration?.remove(),
     });
     this._history = spec.plan.sessionHistory ? openHistory(spec.id, _deps.logger) : undefined;
     try {
