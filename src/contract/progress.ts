@@ -22,6 +22,7 @@ export const progressSchemas = lazy(() => {
     command: z
       .strictObject({
         exitCode: z.int().optional(),
+        exitCodeUnknown: z.string().optional(),
         fromLine: z.int().optional(),
         toLine: z.int().optional(),
       })

@@ -185,10 +185,18 @@ function matchPlace(match: WaitReport['match']): string {
   return ` at row ${match.row} column ${match.column}${line}`;
 }
 
-/** `command finished: exit 1, output lines 12-40`; `the shell exited during the command: …`. */
+/**
+ * `command finished: exit 1, output lines 12-40`; `command finished: exit code unknown (why), …`;
+ * `the shell exited during the command: …`.
+ */
 function formatCommand(reason: string, command: NonNullable<WaitReport['command']>): string {
   const head = reason === 'finished' ? 'command finished' : 'the shell exited during the command';
-  const exit = command.exitCode !== undefined ? `exit ${command.exitCode}, ` : '';
+  const exit =
+    command.exitCode !== undefined
+      ? `exit ${command.exitCode}, `
+      : command.exitCodeUnknown !== undefined
+        ? `exit code unknown (${command.exitCodeUnknown}), `
+        : '';
   const { fromLine, toLine } = command;
   const lines =
     fromLine === undefined || toLine === undefined

@@ -11,10 +11,19 @@
 /** A (prompt start), B (command start: end of prompt), C (output start), D (command finished). */
 export type MarkKind = 'A' | 'B' | 'C' | 'D';
 
+/**
+ * Why a finished command has no exit code: `order`, the shell's hook found that another prompt
+ * hook ran before it (D with `why=order`); `unreported`, the shell's D gave none; `missing`, a
+ * prompt started (A) with no D for the command.
+ */
+export type UnknownExit = 'order' | 'unreported' | 'missing';
+
 export interface ParsedMark {
   readonly kind: MarkKind;
   /** D only: the exit code, when the shell gave one. */
   readonly exitCode?: number;
+  /** D only: why the shell gave no exit code, when it said (`why=order`). */
+  readonly why?: 'order';
 }
 
 export interface CommandMark extends ParsedMark {
@@ -29,6 +38,8 @@ export interface CommandMark extends ParsedMark {
 /** A command between its C and D marks. */
 export interface FinishedCommand {
   readonly exitCode?: number;
+  /** Set when exitCode is absent: why. */
+  readonly unknownExit?: UnknownExit;
   /** Lines the command's output occupies, when it printed anything. */
   readonly output?: { readonly fromLine: number; readonly toLine: number };
   /** The seq of its D mark. */
@@ -56,9 +67,8 @@ export function parseCommandMark(data: string, nonce: string): ParsedMark | unde
   if (!params.some((p, i) => i > 0 && p === `aid=${nonce}`)) return undefined;
   if (kind !== 'D') return { kind: kind as MarkKind };
   const code = params[1];
-  return code !== undefined && EXIT_CODE.test(code)
-    ? { kind: 'D', exitCode: Number(code) }
-    : { kind: 'D' };
+  if (code !== undefined && EXIT_CODE.test(code)) return { kind: 'D', exitCode: Number(code) };
+  return params.includes('why=order') ? { kind: 'D', why: 'order' } : { kind: 'D' };
 }
 
 /** The marks of one session, oldest first: at least the last MAX_MARKS, at most twice that. */
@@ -96,10 +106,10 @@ export interface CommandState {
 
 /**
  * Replays the marks as a shell emits them: a command starts at its first C after a prompt and
- * finishes at the next D; a D with no C before it (an empty command line, the first prompt) and
- * a C while a command runs (a nested shell's) are ignored; an A ends any command left open.
- * Calls `onFinished` for each command that finished after the mark `afterSeq`; stops early when
- * it returns true.
+ * finishes at the next D, or at an A that comes without a D (its exit code then unknown); a D
+ * with no C before it (an empty command line, the first prompt) and a C while a command runs are
+ * ignored. Calls `onFinished` for each command that finished after the mark `afterSeq`; stops
+ * early when it returns true.
  */
 function replay(
   marks: readonly CommandMark[],
@@ -109,11 +119,9 @@ function replay(
   let open: CommandMark | undefined;
   let last: FinishedCommand | undefined;
   for (const mark of marks) {
-    if (mark.kind === 'A') {
-      open = undefined;
-    } else if (mark.kind === 'C') {
+    if (mark.kind === 'C') {
       open ??= mark;
-    } else if (mark.kind === 'D' && open) {
+    } else if ((mark.kind === 'D' || mark.kind === 'A') && open) {
       last = finished(open, mark);
       open = undefined;
       if (mark.seq > afterSeq && onFinished(last)) break;
@@ -128,8 +136,10 @@ function finished(start: CommandMark, end: CommandMark): FinishedCommand {
   // The D mark comes where the output stopped: at the start of the next line when it ended with
   // a newline (that line is not output), else on its last line.
   const toLine = end.column > 1 ? end.line : end.line - 1;
+  const unknownExit: UnknownExit =
+    end.kind === 'A' ? 'missing' : end.why === 'order' ? 'order' : 'unreported';
   return {
-    ...(end.exitCode !== undefined ? { exitCode: end.exitCode } : {}),
+    ...(end.exitCode !== undefined ? { exitCode: end.exitCode } : { unknownExit }),
     ...(toLine >= start.line ? { output: { fromLine: start.line, toLine } } : {}),
     endSeq: end.seq,
   };

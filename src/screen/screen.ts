@@ -46,6 +46,8 @@ export interface ScreenOptions {
   readonly now?: () => number;
   /** Record shell integration marks (OSC 133) that carry this nonce (command-marks.ts). */
   readonly commandMarkNonce?: string | undefined;
+  /** Called after each mark is recorded. */
+  readonly onCommandMark?: () => void;
 }
 
 /** Longest title reported; a longer one is cut and ends with an ellipsis. */
@@ -111,7 +113,10 @@ export class Screen {
           const mark = parseCommandMark(data, nonce);
           const { line, column, isAlternate } = this.cursorLine();
           // Marks from the alternate screen belong to a full-screen program, not to the shell.
-          if (mark && !isAlternate) this._marks.add(mark, line, column);
+          if (mark && !isAlternate) {
+            this._marks.add(mark, line, column);
+            _options.onCommandMark?.();
+          }
           return true;
         }),
       );

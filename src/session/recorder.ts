@@ -4,7 +4,8 @@
  * passwords included, so it is created private to the user (src/private-files.ts). A recording
  * never fails a session: the file is opened before the session is reported, a file that cannot
  * be created is an error the caller reports, and a write that fails later is logged once and
- * ends the recording.
+ * ends the recording. A secret of the session's (its command-mark nonce, which a program that
+ * could read the file while the session runs could use to forge marks) is written as x's.
  * @see https://docs.asciinema.org/manual/asciicast/v2/
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -24,11 +25,14 @@ export class Recorder {
   private readonly _output = new TextDecoder('utf-8');
   private readonly _input = new TextDecoder('utf-8');
   private _stream: WriteStream | undefined;
+  /** The end of the output so far that may begin the secret, written with what follows it. */
+  private _held = '';
 
   private constructor(
     readonly path: string,
     stream: WriteStream,
     private readonly _logger: Logger,
+    private readonly _secret: string,
   ) {
     this._stream = stream;
     stream.on('error', (err) => {
@@ -41,7 +45,13 @@ export class Recorder {
    * Starts a recording in `dir` (created 0700 when missing) as a new 0600 file, open when this
    * returns; throws, naming the directory and the errno, when it cannot be created.
    */
-  static start(dir: string, sessionId: string, header: RecordingHeader, logger: Logger): Recorder {
+  static start(
+    dir: string,
+    sessionId: string,
+    header: RecordingHeader,
+    logger: Logger,
+    secret = '',
+  ): Recorder {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const path = join(dir, `agent-tty-${stamp}-${sessionId}.cast`);
     let fd: number;
@@ -53,7 +63,7 @@ export class Recorder {
         cause: err,
       });
     }
-    const recorder = new Recorder(path, createWriteStream(path, { fd }), logger);
+    const recorder = new Recorder(path, createWriteStream(path, { fd }), logger, secret);
     recorder._line({
       version: 2,
       width: header.cols,
@@ -67,7 +77,7 @@ export class Recorder {
   }
 
   output(data: Uint8Array): void {
-    this._event('o', this._output.decode(data, { stream: true }));
+    this._event('o', this._redact(this._output.decode(data, { stream: true })));
   }
 
   input(data: Uint8Array): void {
@@ -79,10 +89,26 @@ export class Recorder {
   }
 
   close(): void {
-    const rest = this._output.decode();
+    const rest = this._redact(this._output.decode()) + this._held;
     if (rest) this._event('o', rest);
     this._stream?.end();
     this._stream = undefined;
+  }
+
+  /** `text` after what was held, the secret replaced, less an end that may begin the secret. */
+  private _redact(text: string): string {
+    const secret = this._secret;
+    if (secret === '') return text;
+    let out = (this._held + text).replaceAll(secret, 'x'.repeat(secret.length));
+    this._held = '';
+    for (let n = Math.min(secret.length - 1, out.length); n > 0; n--) {
+      if (secret.startsWith(out.slice(-n))) {
+        this._held = out.slice(-n);
+        out = out.slice(0, -n);
+        break;
+      }
+    }
+    return out;
   }
 
   private _event(kind: 'o' | 'i' | 'r', data: string): void {

@@ -114,6 +114,8 @@ export class Session implements SettleSource {
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
       commandMarkNonce: this._integration?.nonce,
+      // The shell has read its startup files by its first mark: nothing of them is needed.
+      onCommandMark: () => this._integration?.remove(),
     });
     this._history = spec.plan.sessionHistory ? openHistory(spec.id, _deps.logger) : undefined;
     try {
@@ -150,6 +152,7 @@ export class Session implements SettleSource {
           spec.id,
           { cols: spec.cols, rows: spec.rows, command: spec.plan.command, shell: spec.plan.file },
           _deps.logger,
+          this._integration?.nonce,
         );
       } catch (err) {
         // The session runs unrecorded; its results say so instead of naming a path.

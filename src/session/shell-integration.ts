@@ -3,8 +3,10 @@
  * integration (OSC 133 marks, tagged with the session's nonce) injected without touching the
  * user's files or prompt. Each session gets a private directory (0700, from mkdtemp) holding
  * startup files that read the user's usual ones first, then add hooks that print the marks:
- * bash reads ours with --rcfile, zsh through ZDOTDIR, fish with --init-command. The session
- * removes the directory when it closes. Startup file text is in shell-scripts.ts.
+ * bash reads ours with --rcfile, zsh through ZDOTDIR, fish with --init-command. The file that
+ * holds the nonce empties itself as the shell reads it; the session removes the directory once
+ * the shell's first mark arrives, and when it closes. Startup file text is in bash-script.ts and
+ * shell-scripts.ts.
  * @see spec/tools.md (Command marks)
  */
 import { randomBytes } from 'node:crypto';
@@ -12,7 +14,8 @@ import { closeSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createPrivateFile } from '../private-files.js';
-import { bashRc, fishInit, quoteFish, ZSH_FILES, zshFile } from './shell-scripts.js';
+import { bashRc } from './bash-script.js';
+import { fishInit, quoteFish, ZSH_FILES, ZSH_MARKS, zshFile, zshMarks } from './shell-scripts.js';
 
 /** The shells that get command marks. */
 export type MarkedShell = 'bash' | 'zsh' | 'fish';
@@ -33,7 +36,7 @@ export interface ShellIntegration {
   readonly nonce: string;
   /** The launch with the startup files injected. */
   readonly launch: ShellLaunch;
-  /** Removes the directory; never throws. */
+  /** Removes the directory (again: a no-op); never throws. */
   remove(): void;
 }
 
@@ -59,11 +62,14 @@ export function createShellIntegration(
   }
   const nonce = randomBytes(6).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), `agent-tty-shell-${sessionId}-`));
+  let removed = false;
   const remove = () => {
+    if (removed) return;
     try {
       rmSync(dir, { recursive: true, force: true });
+      removed = true;
     } catch {
-      // Already gone: nothing of the session depends on it after start-up.
+      // Tried again at close; nothing of the session depends on it after start-up.
     }
   };
   try {
@@ -78,20 +84,22 @@ function inject(shell: MarkedShell, dir: string, nonce: string, launch: ShellLau
   switch (shell) {
     case 'bash': {
       const rc = join(dir, 'bashrc');
-      writePrivate(rc, bashRc(nonce, launch.login));
-      // Not a login shell any more: the file reads the login files itself (see shell-scripts.ts).
+      writePrivate(rc, bashRc(nonce, launch.login, rc));
+      // Not a login shell any more: the file reads the login files itself (see bash-script.ts).
       return { ...launch, args: ['--rcfile', rc] };
     }
     case 'zsh': {
       const original = launch.env.ZDOTDIR;
+      const marks = join(dir, ZSH_MARKS);
+      writePrivate(marks, zshMarks(nonce, marks));
       for (const name of ZSH_FILES) {
-        writePrivate(join(dir, name), zshFile(name, { nonce, dir, original, login: launch.login }));
+        writePrivate(join(dir, name), zshFile(name, { dir, original, login: launch.login }));
       }
       return { ...launch, env: { ...launch.env, ZDOTDIR: dir } };
     }
     case 'fish': {
       const init = join(dir, 'init.fish');
-      writePrivate(init, fishInit(nonce));
+      writePrivate(init, fishInit(nonce, init));
       return { ...launch, args: [...launch.args, '--init-command', `source ${quoteFish(init)}`] };
     }
     default:

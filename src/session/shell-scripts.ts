@@ -1,17 +1,22 @@
 /**
- * The text of the startup files shell-integration.ts writes for a session: each reads the files
- * the shell would have read (as the shell itself would, at top level), then adds hooks that print
- * OSC 133 marks tagged `aid=<nonce>`: D (the last command's exit code) and A before each prompt,
- * C once a command line has been read. Prompts (PS1, PROMPT, fish_prompt) are left as they are.
- * Pure.
+ * The text of the startup files shell-integration.ts writes for a session, but bash's
+ * (bash-script.ts): zsh's and fish's, and the pieces all share. Each reads the files the shell
+ * would have read (as the shell itself would, at top level), then adds hooks that print OSC 133
+ * marks tagged `aid=<nonce>`: D (the command's exit code) and A before each prompt, C once a
+ * command line has been read. The nonce is in the hooks' text only, and the file that holds it
+ * empties itself once read. Prompts (PS1, PROMPT, fish_prompt) are left as they are. Pure.
  * @see spec/tools.md (Command marks)
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is shell syntax.
 
 const ST = '\\e\\\\';
 
-/** `mark` (A, C, or D with `%s` for the code) as printf or bash prompt escapes. */
-const osc = (mark: string, nonce: string) => `\\e]133;${mark};aid=${nonce}${ST}`;
+/**
+ * `mark` (A, C, or D with `%s` for the code) as a printf format, with `extra` parameters
+ * (`why=order`) after the nonce.
+ */
+export const osc = (mark: string, nonce: string, extra?: string) =>
+  `\\e]133;${mark};aid=${nonce}${extra ? `;${extra}` : ''}${ST}`;
 
 /** A string as one POSIX (and zsh) shell word. */
 export function quotePosix(value: string): string {
@@ -23,54 +28,16 @@ export function quoteFish(value: string): string {
   return `'${value.replace(/[\\']/g, '\\$&')}'`;
 }
 
-const HEADER = (how: string) =>
-  `# agent-tty: command marks (OSC 133) for one session; removed when it closes.\n# ${how}\n`;
-
-/**
- * bash's --rcfile. bash reads it instead of ~/.bashrc; a login shell cannot take --rcfile, so
- * it starts as an interactive non-login shell and this file reads the login files in bash's
- * order. Needs bash 4.4 (PS0); from 5.1 PROMPT_COMMAND is an array and ours goes first, so it
- * sees the command's status, which it then hands on (unless `set -e` is on: a non-zero status
- * there would end the shell).
- */
-export function bashRc(nonce: string, login: boolean): string {
-  const startup = login
-    ? [
-        'if [ -f /etc/profile ]; then . /etc/profile; fi',
-        'if [ -f ~/.bash_profile ]; then . ~/.bash_profile',
-        'elif [ -f ~/.bash_login ]; then . ~/.bash_login',
-        'elif [ -f ~/.profile ]; then . ~/.profile',
-        'fi',
-      ]
-    : ['if [ -f ~/.bashrc ]; then . ~/.bashrc; fi'];
-  return [
-    HEADER('bash reads it with --rcfile, in place of the files below, which it reads first.'),
-    ...startup,
-    'if (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then',
-    '  __agent_tty_precmd() {',
-    '    local s=$?',
-    `    builtin printf '${osc('D;%s', nonce)}${osc('A', nonce)}' "$s"`,
-    '    case $- in *e*) return 0 ;; esac',
-    '    return "$s"',
-    '  }',
-    '  if (( BASH_VERSINFO[0] > 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] >= 1) )); then',
-    '    PROMPT_COMMAND=(__agent_tty_precmd ${PROMPT_COMMAND[@]+"${PROMPT_COMMAND[@]}"})',
-    '  else',
-    '    PROMPT_COMMAND="__agent_tty_precmd${PROMPT_COMMAND:+;$PROMPT_COMMAND}"',
-    '    export -n PROMPT_COMMAND',
-    '  fi',
-    `  PS0='${osc('C', nonce)}'"\${PS0-}"`,
-    'fi',
-    '',
-  ].join('\n');
-}
+export const HEADER = (how: string) =>
+  `# agent-tty: command marks (OSC 133) for one session; removed once the shell has started.\n# ${how}\n`;
 
 /** The startup files zsh reads from ZDOTDIR, in its order. */
 export const ZSH_FILES = ['.zshenv', '.zprofile', '.zshrc', '.zlogin'] as const;
 export type ZshFile = (typeof ZSH_FILES)[number];
+/** The file with zsh's hooks (and the nonce), which .zshenv reads first. */
+export const ZSH_MARKS = 'marks.zsh';
 
 export interface ZshOptions {
-  readonly nonce: string;
   /** Our directory, which ZDOTDIR names until the last startup file. */
   readonly dir: string;
   /** ZDOTDIR as the session's environment had it. */
@@ -82,14 +49,15 @@ export interface ZshOptions {
  * One of zsh's startup files in our ZDOTDIR. Each puts the user's ZDOTDIR back, reads the
  * user's file of the same name from it, notes what ZDOTDIR has become (their .zshenv may move
  * it), and points ZDOTDIR at our directory again so zsh reads our next file; the last file zsh
- * reads (.zlogin for a login shell, else .zshrc) leaves the user's ZDOTDIR in place. .zshrc adds
- * the hooks after the user's .zshrc.
+ * reads (.zlogin for a login shell, else .zshrc) leaves the user's ZDOTDIR in place. .zshenv
+ * first reads the hooks (marks.zsh); .zshrc puts them in place after the user's .zshrc.
  */
 export function zshFile(name: ZshFile, options: ZshOptions): string {
   const last = options.login ? '.zlogin' : '.zshrc';
   const lines = [HEADER('zsh reads it through ZDOTDIR, with the file of the same name below.')];
   if (name === '.zshenv') {
     lines.push(
+      `builtin source ${quotePosix(`${options.dir}/${ZSH_MARKS}`)}`,
       options.original === undefined
         ? '__agent_tty_zd_set=0 __agent_tty_zd= __agent_tty_zd_x=0'
         : `__agent_tty_zd_set=1 __agent_tty_zd=${quotePosix(options.original)} __agent_tty_zd_x=1`,
@@ -104,7 +72,7 @@ export function zshFile(name: ZshFile, options: ZshOptions): string {
     'fi',
     `if [[ -f \${ZDOTDIR:-$HOME}/${name} ]]; then builtin source \${ZDOTDIR:-$HOME}/${name}; fi`,
   );
-  if (name === '.zshrc') lines.push(...zshHooks(options.nonce));
+  if (name === '.zshrc') lines.push(...ZSH_INSTALL);
   if (name === last) {
     lines.push('unset __agent_tty_zd_set __agent_tty_zd __agent_tty_zd_x', '');
     return lines.join('\n');
@@ -127,21 +95,66 @@ export function zshFile(name: ZshFile, options: ZshOptions): string {
   return lines.join('\n');
 }
 
-/** zsh keeps $? for each hook; ours goes first among precmd hooks and last among preexec. */
-function zshHooks(nonce: string): string[] {
+/** After the user's .zshrc: ours first among precmd hooks and last among preexec hooks. */
+const ZSH_INSTALL = [
+  'if typeset -f __agent_tty_precmd >/dev/null; then',
+  '  typeset -ga precmd_functions preexec_functions',
+  '  precmd_functions=(__agent_tty_precmd "${precmd_functions[@]}")',
+  '  preexec_functions=("${preexec_functions[@]}" __agent_tty_preexec)',
+  'fi',
+];
+
+/**
+ * marks.zsh: the hooks. zsh gives each hook the command's status, so D carries it unless the
+ * hook was called from another hook (funcstack deeper than 1) with ours gone from
+ * precmd_functions (`why=order`); a call from another hook while ours is in place is left to
+ * zsh's own. Each hook puts the other back when a plugin took it out. zsh reads a file as it runs
+ * it, so this one empties itself on its last line.
+ */
+export function zshMarks(nonce: string, path: string): string {
   return [
+    HEADER('zsh reads it first, from .zshenv; it empties itself once read.'),
+    'typeset -gi __agent_tty_ran=0',
     '__agent_tty_precmd() {',
-    `  builtin print -rn -- $'\\e]133;D;'"$?"$';aid=${nonce}${ST}${osc('A', nonce)}'`,
+    '  local s=$?',
+    '  emulate -L zsh',
+    '  setopt no_xtrace',
+    '  (( ${#funcstack} > 1 && ${precmd_functions[(Ie)__agent_tty_precmd]} )) && return 0',
+    '  if (( __agent_tty_ran )); then',
+    '    __agent_tty_ran=0',
+    '    if (( ${#funcstack} == 1 )); then',
+    `      builtin printf '${osc('D;%s', nonce)}' $s`,
+    '    else',
+    `      builtin printf '${osc('D', nonce, 'why=order')}'`,
+    '    fi',
+    '  fi',
+    `  builtin printf '${osc('A', nonce)}'`,
+    '  __agent_tty_hooks',
     '}',
-    `__agent_tty_preexec() { builtin print -rn -- $'${osc('C', nonce)}'; }`,
-    'typeset -ga precmd_functions preexec_functions',
-    'precmd_functions=(__agent_tty_precmd "${precmd_functions[@]}")',
-    'preexec_functions=("${preexec_functions[@]}" __agent_tty_preexec)',
-  ];
+    '__agent_tty_preexec() {',
+    '  emulate -L zsh',
+    '  setopt no_xtrace',
+    '  __agent_tty_ran=1',
+    `  builtin printf '${osc('C', nonce)}'`,
+    '  __agent_tty_hooks',
+    '}',
+    '__agent_tty_hooks() {',
+    '  (( ${precmd_functions[(Ie)__agent_tty_precmd]} )) ||',
+    '    precmd_functions=(__agent_tty_precmd "${precmd_functions[@]}")',
+    '  (( ${preexec_functions[(Ie)__agent_tty_preexec]} )) ||',
+    '    preexec_functions=("${preexec_functions[@]}" __agent_tty_preexec)',
+    '  return 0',
+    '}',
+    `{ : >| ${quotePosix(path)}; } 2>/dev/null`,
+    '',
+  ].join('\n');
 }
 
-/** fish's --init-command file (read after config.fish): handlers of fish's own events. */
-export function fishInit(nonce: string): string {
+/**
+ * fish's --init-command file (read whole, after config.fish): handlers of fish's own events,
+ * which fish gives the command's status each. It empties itself once read.
+ */
+export function fishInit(nonce: string, path: string): string {
   // In fish's single quotes \\ is one backslash: printf then gets \e\\, ESC and a backslash.
   const mark = (m: string) => osc(m, nonce).replace(ST, '\\e\\\\\\\\');
   return [
@@ -153,8 +166,10 @@ export function fishInit(nonce: string): string {
     `    builtin printf '${mark('C')}'`,
     'end',
     'function __agent_tty_postexec --on-event fish_postexec',
-    `    builtin printf '${mark('D;%s')}' $status`,
+    '    set -l s $status',
+    `    builtin printf '${mark('D;%s')}' $s`,
     'end',
+    `true >${quoteFish(path)} 2>/dev/null`,
     '',
   ].join('\n');
 }

@@ -12,7 +12,7 @@
 import { cancelledError, TerminalError } from '../errors.js';
 import type { ExpectCondition } from '../input/actions.js';
 import { sharedMatchPool } from '../match/match-pool.js';
-import { commandState, findFinishedCommand } from '../screen/command-marks.js';
+import { commandState, findFinishedCommand, type UnknownExit } from '../screen/command-marks.js';
 import { type Match, placeMatches } from '../screen/find.js';
 import { SAMPLE_MS } from '../screen/settle.js';
 import { InputStopTracker, STOP_SAMPLE_MS } from './early-stop.js';
@@ -45,9 +45,19 @@ export interface WaitOutcome {
 /** What a command wait reports about the command. */
 export interface CommandReport {
   readonly exitCode?: number;
+  /** Why there is no exit code, when the command finished without one. */
+  readonly exitCodeUnknown?: string;
   readonly fromLine?: number;
   readonly toLine?: number;
 }
+
+/** Why a finished command has no exit code, as results say it. */
+const UNKNOWN_EXIT: Record<UnknownExit, string> = {
+  order:
+    "another prompt hook ran before the shell's exit-code hook and may have changed the status it saw; a hook rearranged PROMPT_COMMAND or precmd_functions",
+  unreported: 'the shell reported no exit code',
+  missing: "the shell's next prompt came without an exit code: its exit-code hook did not run",
+};
 
 /** A check: the outcome once the condition holds, undefined while it does not. */
 export type WaitCheck = (
@@ -172,6 +182,9 @@ export function commandOutcome(
       reason: 'finished',
       command: {
         ...(done.exitCode !== undefined ? { exitCode: done.exitCode } : {}),
+        ...(done.unknownExit !== undefined
+          ? { exitCodeUnknown: UNKNOWN_EXIT[done.unknownExit] }
+          : {}),
         ...(done.output ?? {}),
       },
     };

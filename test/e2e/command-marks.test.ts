@@ -8,31 +8,17 @@
  * startup files set a custom prompt, so the real home is never read.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { WaitReport } from '../../src/contract/progress.js';
-import { which } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
+import { homeEnv, ShellHomes, skipUnlessShell } from '../helpers/shell-homes.js';
 import { assertToolError, type Snapshot, type ToolReply } from '../helpers/tool-calls.js';
 
-const homes: string[] = [];
-
-/** A fresh HOME holding `files` (path → text). */
-function freshHome(files: Record<string, string>): string {
-  const home = mkdtempSync(join(tmpdir(), 'agent-tty-marks-home-'));
-  homes.push(home);
-  // fish creates these on start; two fish started at once in one HOME race to (and one fails).
-  for (const dir of ['.local/fish', '.config/fish'])
-    mkdirSync(join(home, dir), { recursive: true });
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(home, path)), { recursive: true });
-    writeFileSync(join(home, path), text);
-  }
-  return home;
-}
+const homes = new ShellHomes();
+const freshHome = (files: Record<string, string>) => homes.create(files);
 
 interface ShellCase {
   readonly shell: string;
@@ -74,29 +60,8 @@ const CASES: ShellCase[] = [
   },
 ];
 
-function envFor(home: string): Record<string, string> {
-  return {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local'),
-  };
-}
-
-/** bash prints marks from 4.4 on (PS0); macOS ships 3.2. */
-function bashTooOld(): string | false {
-  const version = execFileSync('bash', ['-c', 'echo $BASH_VERSION'], {
-    encoding: 'utf8',
-  });
-  const [major = 0, minor = 0] = version.trim().split('.').map(Number);
-  return major > 4 || (major === 4 && minor >= 4)
-    ? false
-    : `bash ${major}.${minor} is older than 4.4`;
-}
-
-const skipUnless = (shell: string) => {
-  if (!which(shell)) return `${shell} is not installed`;
-  return shell === 'bash' ? bashTooOld() : false;
-};
+const envFor = homeEnv;
+const skipUnless = skipUnlessShell;
 const needsBash = skipUnless('bash');
 
 /** The waits of a terminal_input reply. */
@@ -132,7 +97,7 @@ describe('command marks', () => {
   });
   after(async () => {
     await h.close();
-    for (const home of homes) rmSync(home, { recursive: true, force: true });
+    homes.removeAll();
   });
 
   async function startShell(c: ShellCase): Promise<string> {
@@ -329,7 +294,7 @@ describe('command marks', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('the startup files are private and gone after close', {
+  it('the startup files are gone once the shell has started', {
     skip: existsSync('/proc/self') ? false : 'no /proc',
   }, async () => {
     const id = await startShell(CASES[0] as ShellCase);
@@ -337,9 +302,8 @@ describe('command marks', () => {
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     const rc = argv[argv.indexOf('--rcfile') + 1] as string;
     assert.match(rc, /agent-tty-shell-t\d+-[^/]+\/bashrc$/);
-    assert.ok(existsSync(rc));
+    assert.equal(existsSync(dirname(rc)), false, 'removed at the first prompt');
     await h.call('terminal_close', { sessionId: id });
-    assert.equal(existsSync(dirname(rc)), false);
   });
 
   it('a shell whose startup replaces itself prints no marks: the timeout says so', {
@@ -358,7 +322,12 @@ describe('command marks', () => {
     const reply = await h.input(id, run('true', { timeoutMs: 800, stopOnInput: false }));
     const error = assertToolError(reply, 'WAIT_TIMEOUT');
     assert.match(error.message, /printed no command marks.*pattern/);
+    // No mark came, so the directory stays until close; the file that held the nonce is empty.
+    const [dir] = readdirSync(tmpdir()).filter((n) => n.startsWith(`agent-tty-shell-${id}-`));
+    assert.ok(dir, 'the private directory is kept until close');
+    assert.equal(readFileSync(join(tmpdir(), dir, 'bashrc'), 'utf8'), '');
     await h.call('terminal_close', { sessionId: id });
+    assert.equal(existsSync(join(tmpdir(), dir)), false, 'removed at close');
   });
 
   it('a program that is not an interactive shell: command:true is refused, nothing sent', async () => {

@@ -5,7 +5,7 @@
  * Contract: spec/tools.md (Shell history, Guarantees: shutdown).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -32,32 +32,37 @@ describe("a session's private directories", () => {
   });
 
   it('are removed at once for every open session, without waiting for close', T, async () => {
-    const home = join(tmp, 'home');
-    mkdirSync(home);
+    // The first shell prints marks: its start-up files go at its first prompt. The second
+    // replaces itself with a shell that prints none, so its start-up directory stays until now.
+    const homes = ['home', 'home-exec'];
+    mkdirSync(join(tmp, 'home'));
+    mkdirSync(join(tmp, 'home-exec'));
+    writeFileSync(join(tmp, 'home-exec', '.bashrc'), 'exec bash --norc --noprofile\n');
     const ids: string[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (const home of homes) {
       const started = await s.call('terminal_start', {
         shell: '/bin/bash',
         login: false,
-        env: { HOME: home, PS1: '$ ' },
+        env: { HOME: join(tmp, home), PS1: '$ ' },
       });
       const id = started.data.sessionId as string;
       await s.waitFor(id, (x) => /[$#] ?$/m.test(screenText(x)));
       ids.push(id);
     }
-    const made = readdirSync(tmp).filter((name) => name !== 'home');
+    const made = readdirSync(tmp).filter((name) => !homes.includes(name));
     for (const id of ids) {
       assert.ok(
         made.some((name) => name.startsWith(`agent-tty-history-${id}-`)),
         `${made}`,
       );
-      assert.ok(
-        made.some((name) => name.startsWith(`agent-tty-shell-${id}-`)),
-        `${made}`,
-      );
     }
+    assert.deepEqual(
+      ids.map((id) => made.some((name) => name.startsWith(`agent-tty-shell-${id}-`))),
+      [false, true],
+      `${made}`,
+    );
     s.registry.removePrivateFiles();
-    assert.deepEqual(readdirSync(tmp), ['home']);
+    assert.deepEqual(readdirSync(tmp).sort(), homes);
     for (const sessionId of ids) await s.call('terminal_close', { sessionId });
   });
 });

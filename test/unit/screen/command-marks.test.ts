@@ -26,6 +26,10 @@ describe('parseCommandMark', () => {
     ['D;0;aid=a1b2c3', { kind: 'D', exitCode: 0 }],
     ['D;130;aid=a1b2c3', { kind: 'D', exitCode: 130 }],
     ['D;aid=a1b2c3', { kind: 'D' }],
+    // Why a D has no exit code: the shell's hook found another hook ran before it.
+    ['D;aid=a1b2c3;why=order', { kind: 'D', why: 'order' }],
+    ['D;aid=a1b2c3;why=other', { kind: 'D' }],
+    ['D;1;aid=a1b2c3;why=order', { kind: 'D', exitCode: 1 }],
     ['D;;aid=a1b2c3', { kind: 'D' }],
     ['D;x;aid=a1b2c3', { kind: 'D' }],
     ['D;99999;aid=a1b2c3', { kind: 'D' }],
@@ -73,15 +77,18 @@ describe('CommandMarkLog', () => {
   });
 });
 
-/** Marks from a compact script: "A@3 C@4 D1@6:5" = kind, exit code, @line, :column (default 1). */
+/**
+ * Marks from a compact script: "A@3 C@4 D1@6:5 D?@7" = kind, exit code (`?`: why=order), @line,
+ * :column (default 1).
+ */
 function marks(script: string): CommandMark[] {
   return script.split(' ').map((word, i) => {
-    const m = /^([ABCD])(\d*)@(\d+)(?::(\d+))?$/.exec(word);
+    const m = /^([ABCD])(\d*|\?)@(\d+)(?::(\d+))?$/.exec(word);
     if (!m) throw new Error(`bad mark ${word}`);
     const [, kind, code, line, column] = m;
     return {
       kind: kind as CommandMark['kind'],
-      ...(code ? { exitCode: Number(code) } : {}),
+      ...(code === '?' ? { why: 'order' as const } : code ? { exitCode: Number(code) } : {}),
       seq: i + 1,
       line: Number(line),
       column: Number(column ?? 1),
@@ -122,10 +129,21 @@ describe('command replay', () => {
     });
   });
 
-  it('an A ends a command left open (no D): it never finishes', () => {
+  it('an A ends a command left open (no D): it finished, its exit code unknown', () => {
     const m = marks('A@1 C@2 A@4 D3@6 A@6');
-    assert.equal(findFinishedCommand(m, 0), undefined);
-    assert.deepEqual(commandState(m), { running: false });
+    const missing = { unknownExit: 'missing', output: { fromLine: 2, toLine: 3 }, endSeq: 3 };
+    assert.deepEqual(findFinishedCommand(m, 0), missing);
+    assert.deepEqual(commandState(m), { running: false, last: missing });
+  });
+
+  it('a D without an exit code: why=order, or unreported', () => {
+    assert.deepEqual(findFinishedCommand(marks('A@1 C@2 D?@3 A@3'), 0), {
+      unknownExit: 'order',
+      output: { fromLine: 2, toLine: 2 },
+      endSeq: 3,
+    });
+    const bare: CommandMark[] = [...marks('A@1 C@2'), { kind: 'D', seq: 3, line: 2, column: 1 }];
+    assert.deepEqual(findFinishedCommand(bare, 0), { unknownExit: 'unreported', endSeq: 3 });
   });
 
   it('finds the first command finished after a mark, its C may be before it', () => {

@@ -14,7 +14,7 @@ import {
   markedShell,
   type ShellLaunch,
 } from '../../../src/session/shell-integration.js';
-import { quoteFish, quotePosix } from '../../../src/session/shell-scripts.js';
+import { quoteFish, quotePosix, ZSH_FILES } from '../../../src/session/shell-scripts.js';
 import { which } from '../../helpers/programs.js';
 
 const launch = (file: string, over: Partial<ShellLaunch> = {}): ShellLaunch => ({
@@ -65,6 +65,7 @@ describe('createShellIntegration', () => {
         const text = readFileSync(rc as string, 'utf8');
         assert.match(made.nonce, /^[0-9a-f]{12}$/);
         assert.ok(text.includes(`aid=${made.nonce}`));
+        assert.ok(text.includes(`: >| ${quotePosix(rc as string)}`), 'it empties itself');
         if (login) {
           assert.match(text, /\. \/etc\/profile/);
           assert.match(text, /~\/\.bash_profile[\s\S]*~\/\.bash_login[\s\S]*~\/\.profile/);
@@ -83,7 +84,7 @@ describe('createShellIntegration', () => {
     }
   });
 
-  it('zsh: ZDOTDIR names a private directory of four startup files that restore the original', () => {
+  it('zsh: ZDOTDIR names a private directory of the four startup files and the hooks', () => {
     const made = createShellIntegration(
       't2',
       launch('zsh', { env: { HOME: '/home/u', ZDOTDIR: "/home/u/it's" } }),
@@ -92,11 +93,26 @@ describe('createShellIntegration', () => {
     try {
       const dir = made.launch.env.ZDOTDIR as string;
       assert.equal(mode(dir), 0o700);
-      assert.deepEqual(readdirSync(dir).sort(), ['.zlogin', '.zprofile', '.zshenv', '.zshrc']);
+      assert.deepEqual(readdirSync(dir).sort(), [
+        '.zlogin',
+        '.zprofile',
+        '.zshenv',
+        '.zshrc',
+        'marks.zsh',
+      ]);
       for (const name of readdirSync(dir)) assert.equal(mode(join(dir, name)), 0o600);
       const zshenv = readFileSync(join(dir, '.zshenv'), 'utf8');
       assert.ok(zshenv.includes(`__agent_tty_zd=${quotePosix("/home/u/it's")}`), zshenv);
-      assert.ok(readFileSync(join(dir, '.zshrc'), 'utf8').includes(`aid=${made.nonce}`));
+      assert.ok(zshenv.includes(`source ${quotePosix(join(dir, 'marks.zsh'))}`), zshenv);
+      const marks = readFileSync(join(dir, 'marks.zsh'), 'utf8');
+      assert.ok(marks.includes(`aid=${made.nonce}`));
+      assert.ok(
+        marks.trimEnd().endsWith(`: >| ${quotePosix(join(dir, 'marks.zsh'))}; } 2>/dev/null`),
+      );
+      for (const name of ZSH_FILES) {
+        const text = readFileSync(join(dir, name), 'utf8');
+        assert.ok(!text.includes(made.nonce), `${name} holds no nonce`);
+      }
       assert.deepEqual(made.launch.args, []);
     } finally {
       made.remove();
@@ -112,7 +128,9 @@ describe('createShellIntegration', () => {
       assert.equal(flag, '--init-command');
       const file = /^source '(.+)'$/.exec(command as string)?.[1] as string;
       assert.equal(mode(file), 0o600);
-      assert.ok(readFileSync(file, 'utf8').includes(`aid=${made.nonce}`));
+      const text = readFileSync(file, 'utf8');
+      assert.ok(text.includes(`aid=${made.nonce}`));
+      assert.ok(text.includes(`true >${quoteFish(file)}`), 'it empties itself');
     } finally {
       made.remove();
     }
