@@ -25,6 +25,18 @@ export function sgrSequence(fg: number, bg: number, flags: number): string {
   return `${out}${colorParams(fg, 30, 90, 38)}${colorParams(bg, 40, 100, 48)}m`;
 }
 
+/**
+ * The SGR sequence that takes the style from colour words `fromFg`, `fromBg` and flags `flags` to
+ * `fg`, `bg` and the same flags: only the colours that change (the whole style when flags change,
+ * sgrSequence).
+ */
+function colorChange(fromFg: number, fromBg: number, fg: number, bg: number): string {
+  let params = '';
+  if (fg !== fromFg) params += fg === 0 ? ';39' : colorParams(fg, 30, 90, 38);
+  if (bg !== fromBg) params += bg === 0 ? ';49' : colorParams(bg, 40, 100, 48);
+  return `${CSI}${params.slice(1)}m`;
+}
+
 function colorParams(word: number, base: number, bright: number, extended: number): string {
   const mode = word & COLOR_MODE_MASK;
   const value = word & 0xffffff;
@@ -82,12 +94,7 @@ class RowPainter {
   /** Text taking its columns, in a style. */
   glyph(text: string, fg: number, bg: number, flags: number): void {
     this._flushBlanks();
-    if (this._styled && (fg !== this._fg || bg !== this._bg || flags !== this._flags)) {
-      this.out += sgrSequence(fg, bg, flags);
-      this._fg = fg;
-      this._bg = bg;
-      this._flags = flags;
-    }
+    if (this._styled) this._setStyle(fg, bg, flags);
     this.out += text;
     this._afterGlyph = true;
   }
@@ -144,7 +151,8 @@ class RowPainter {
 
   private _setStyle(fg: number, bg: number, flags: number): void {
     if (fg === this._fg && bg === this._bg && flags === this._flags) return;
-    this.out += sgrSequence(fg, bg, flags);
+    this.out +=
+      flags === this._flags ? colorChange(this._fg, this._bg, fg, bg) : sgrSequence(fg, bg, flags);
     this._fg = fg;
     this._bg = bg;
     this._flags = flags;
