@@ -91,12 +91,15 @@ class RowPainter {
 
   constructor(private readonly _styled: boolean) {}
 
-  /** Text taking its columns, in a style. */
-  glyph(text: string, fg: number, bg: number, flags: number): void {
+  /**
+   * Text taking its columns, in a style; `joinable`: whether a combining mark drawn next may join
+   * it (not spaces standing for a concealed cell, which would conceal the mark too).
+   */
+  glyph(text: string, fg: number, bg: number, flags: number, joinable = true): void {
     this._flushBlanks();
     if (this._styled) this._setStyle(fg, bg, flags);
     this.out += text;
-    this._afterGlyph = true;
+    this._afterGlyph = joinable;
   }
 
   /** `count` cells without characters: only their background shows (as an erase paints it). */
@@ -194,7 +197,7 @@ export function drawCells(
     if (chars === '') {
       painter.blank(columns, fg, bg, flags);
     } else if (flags & INVISIBLE_FLAG || x + width > last) {
-      painter.glyph(' '.repeat(columns), fg, bg, flags);
+      painter.glyph(' '.repeat(columns), fg, bg, flags, false);
     } else if (width === 0) {
       // A zero-width character the emulator gave a cell of its own (after an escape sequence,
       // or at a row's start): one column, like every cell.

@@ -94,6 +94,12 @@ describe('drawCells', () => {
     assert.equal(w.person.screen[0], 'cafe\u0301 !');
   });
 
+  it('never joins a combining mark to a concealed cell, which would conceal it', async () => {
+    const w = await watched('\x1b[8m \x1b[28m\u0300x');
+    assert.equal(w.drawn[0], '\x1b[0;8m \x1b[0m \u0300x');
+    assert.equal(columnOf(w.personRow(0), 'x'), columnOf(w.agentRow(0), 'x'));
+  });
+
   it('draws concealed cells as blanks and a cut wide character as a blank', async () => {
     const w = await watched('ab\x1b[8msecret\x1b[0m!\u65e5x');
     assert.deepEqual(w.person.screen, w.agent.screen);
