@@ -4,7 +4,7 @@
 // beside it, the same echo in a bash driven over a raw PTY (node-pty alone), this machine's
 // floor. Cost: `seq` to its exited screen with a watcher attached and reading, against none.
 // Frame size: a full redraw of a 200x50 screen with a colour on every cell.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,12 +20,22 @@ function watch(path, sessionId, cols, rows) {
     const waiters = [];
     let bytes = 0;
     socket.setEncoding('utf8');
+    let proofFd;
     socket.on('data', (chunk) => {
       bytes += chunk.length;
       buffer += chunk;
       for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
         const message = JSON.parse(buffer.slice(0, nl));
         buffer = buffer.slice(nl + 1);
+        if (message.type === 'hello') {
+          // Shows which process this is, as agent-tty attach does (spec/attach.md).
+          if (message.proof) proofFd = openSync(message.proof, constants.O_RDONLY);
+          const identity = proofFd === undefined ? {} : { pid: process.pid, proofFd };
+          socket.write(
+            `${JSON.stringify({ type: 'attach', sessionId, readOnly: true, cols, rows, ...identity })}\n`,
+          );
+          continue;
+        }
         if (message.type !== 'frame') continue;
         for (const w of [...waiters]) {
           if (message.data.includes(w.text)) {
@@ -37,13 +47,13 @@ function watch(path, sessionId, cols, rows) {
     });
     socket.on('error', reject);
     socket.on('connect', () => {
-      socket.write(
-        `${JSON.stringify({ type: 'attach', sessionId, readOnly: true, cols, rows })}\n`,
-      );
       resolve({
         seen: (text) => new Promise((r) => waiters.push({ text, resolve: r })),
         bytes: () => bytes,
-        close: () => socket.destroy(),
+        close: () => {
+          socket.destroy();
+          if (proofFd !== undefined) closeSync(proofFd);
+        },
       });
     });
   });

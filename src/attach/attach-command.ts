@@ -8,19 +8,12 @@
  * @see spec/attach.md
  */
 import { lstatSync, unlinkSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { LineSplitter } from '../line-splitter.js';
 import { makeTextSafe } from '../screen/text-safety.js';
 import { RESTORE_TERMINAL } from './frame.js';
-import {
-  encode,
-  type ListedSession,
-  MAX_INPUT_CHUNK,
-  MAX_SERVER_LINE_BYTES,
-  parseServerMessage,
-  type ServerMessage,
-} from './protocol.js';
+import { encode, type ListedSession, MAX_INPUT_CHUNK, type ServerMessage } from './protocol.js';
+import { openServerConnection } from './server-connection.js';
 import { checkSocketDir, checkSocketDirPath, listSockets, socketDir } from './socket-dir.js';
 
 /** Ctrl-\ : leaves the session running and the person back in their shell. */
@@ -145,7 +138,7 @@ async function listServers(dir: string): Promise<{ servers: ServerEntry[]; unlis
   const unlisted: Unlisted[] = [];
   await Promise.all(
     listSockets(dir).map(async ({ path, pid }) => {
-      const reply = await request(path);
+      const reply = await request(path, pid);
       if (reply === 'refused') {
         try {
           unlinkSync(path);
@@ -167,26 +160,24 @@ type ListReply = Extract<ServerMessage, { type: 'server' | 'end' }>;
  * One `list` request: the listing or the server's refusal, 'refused' when nothing listens,
  * undefined otherwise (no answer in time, a line that is not one).
  */
-function request(path: string): Promise<ListReply | 'refused' | undefined> {
+function request(path: string, pid: number): Promise<ListReply | 'refused' | undefined> {
   return new Promise((resolve) => {
-    const socket = connect(path);
-    const splitter = new LineSplitter(MAX_SERVER_LINE_BYTES);
     const timer = setTimeout(() => done(undefined), LIST_TIMEOUT_MS);
     const done = (value: ListReply | 'refused' | undefined) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(value);
     };
-    socket.on('connect', () => socket.write(encode({ type: 'list' })));
-    socket.on('error', (err: NodeJS.ErrnoException) =>
-      done(err.code === 'ECONNREFUSED' ? 'refused' : undefined),
-    );
-    socket.on('close', () => done(undefined));
-    socket.on('data', (chunk: Buffer) =>
-      splitter.push(chunk, (event) => {
-        const message = event.kind === 'line' ? parseServerMessage(event.text) : undefined;
-        done(message?.type === 'server' || message?.type === 'end' ? message : undefined);
-      }),
+    const socket = openServerConnection(
+      path,
+      pid,
+      { type: 'list' },
+      {
+        message: (message) =>
+          done(message.type === 'server' || message.type === 'end' ? message : undefined),
+        error: (err) => done(err.code === 'ECONNREFUSED' ? 'refused' : undefined),
+        close: () => done(undefined),
+      },
     );
   });
 }
@@ -252,8 +243,6 @@ function attach(
   return new Promise((resolve) => {
     const stdin = process.stdin;
     const stdout = process.stdout;
-    const socket: Socket = connect(server.path);
-    const splitter = new LineSplitter(MAX_SERVER_LINE_BYTES);
     const decoder = new StringDecoder('utf8');
     const notices: string[] = [];
     let entered = false;
@@ -323,24 +312,19 @@ function attach(
       }
     };
 
-    socket.on('connect', () =>
-      socket.write(
-        encode({ type: 'attach', sessionId, readOnly, cols: stdout.columns, rows: stdout.rows }),
-      ),
-    );
-    socket.on('data', (chunk: Buffer) =>
-      splitter.push(chunk, (event) => {
-        const message = event.kind === 'line' ? parseServerMessage(event.text) : undefined;
-        if (message) onMessage(message);
-      }),
-    );
-    socket.on('error', (err) =>
-      finish(1, [`agent-tty: the connection to server ${server.pid} failed (${err.message})`]),
-    );
-    socket.on('close', () =>
-      finish(1, [
-        `agent-tty: the agent-tty server (pid ${server.pid}) ended; session ${sessionId} is gone`,
-      ]),
+    const socket: Socket = openServerConnection(
+      server.path,
+      server.pid,
+      { type: 'attach', sessionId, readOnly, cols: stdout.columns, rows: stdout.rows },
+      {
+        message: onMessage,
+        error: (err) =>
+          finish(1, [`agent-tty: the connection to server ${server.pid} failed (${err.message})`]),
+        close: () =>
+          finish(1, [
+            `agent-tty: the agent-tty server (pid ${server.pid}) ended; session ${sessionId} is gone`,
+          ]),
+      },
     );
   });
 }

@@ -1,18 +1,21 @@
 /**
  * The server's end of `agent-tty attach`: a Unix socket at `<socket dir>/<pid>.sock` (0600, in the
- * user's 0700 directory, socket-dir.ts) that answers `list` with this server's sessions and
- * `attach` with a Watcher. No network listener. The socket is removed when the server closes it
+ * user's 0700 directory, socket-dir.ts) that says hello (naming, on Linux, the proof a client
+ * shows its pid with), refuses a request from a program running in an agent-tty session (peer.ts),
+ * and answers `list` with this server's sessions and `attach` with a Watcher. No network listener. The socket is removed when the server closes it
  * and, synchronously, on any exit of the process (serve.ts). Bounded: at most MAX_CONNECTIONS
  * connections, a first request within REQUEST_TIMEOUT_MS, lines of at most
  * MAX_CLIENT_LINE_BYTES; a connection past a bound is told why in one line and closed.
  * @see spec/attach.md
  */
-import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { LineSplitter } from '../line-splitter.js';
 import type { Logger } from '../log.js';
 import type { SessionRegistry } from '../session/registry.js';
+import { canIdentifyPeers, PeerProof, placePeer, readProcStat } from './peer.js';
 import {
+  type ClientMessage,
   encode,
   MAX_CLIENT_LINE_BYTES,
   parseClientMessage,
@@ -39,6 +42,8 @@ export interface AttachServerDeps {
   readonly dir: string;
   /** The MCP client's name, once it has said it ('' before). */
   readonly clientName: () => string;
+  /** Whether to check which process connects (attach/peer.ts); by default where /proc allows. */
+  readonly identifyPeers?: boolean;
 }
 
 export class AttachServer {
@@ -47,12 +52,15 @@ export class AttachServer {
   private _refusing = 0;
   private readonly _startedAt = new Date().toISOString();
   private _closed = false;
+  private readonly _identifyPeers: boolean;
 
   private constructor(
     readonly path: string,
     private readonly _server: Server,
     private readonly _deps: AttachServerDeps,
-  ) {}
+  ) {
+    this._identifyPeers = _deps.identifyPeers ?? canIdentifyPeers();
+  }
 
   /** Listens on this process's socket; throws (SocketDirError or the errno) when it cannot. */
   static async listen(deps: AttachServerDeps): Promise<AttachServer> {
@@ -131,15 +139,36 @@ export class AttachServer {
     const splitter = new LineSplitter(MAX_CLIENT_LINE_BYTES);
     let watcher: Watcher | undefined;
     const timer = setTimeout(() => socket.destroy(), REQUEST_TIMEOUT_MS);
+    let proof: PeerProof | undefined;
+    const dropProof = () => {
+      proof?.close();
+      proof = undefined;
+    };
     const refuse = (message: string) => {
       clearTimeout(timer);
+      dropProof();
       if (watcher) watcher.end('error', message);
       else {
         socket.end(encode({ type: 'end', reason: 'error', message }));
       }
     };
     socket.on('error', () => clearTimeout(timer));
-    socket.on('close', () => clearTimeout(timer));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      dropProof();
+    });
+    if (this._identifyPeers) {
+      try {
+        proof = PeerProof.create(this._deps.dir);
+      } catch (err) {
+        socket.resume(); // read and drop what comes, so the line is not lost to a reset
+        refuse(
+          `agent-tty server ${process.pid} could not check which process is connecting (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); try again`,
+        );
+        return;
+      }
+    }
+    socket.write(encode({ type: 'hello', ...(proof ? { proof: proof.path } : {}) }));
     socket.on('data', (chunk: Buffer) => {
       if (socket.destroyed || socket.writableEnded) return;
       splitter.push(chunk, (event) => {
@@ -163,6 +192,12 @@ export class AttachServer {
           return;
         }
         clearTimeout(timer);
+        const refusal = this._checkPeer(message, proof);
+        dropProof();
+        if (refusal !== undefined) {
+          refuse(refusal);
+          return;
+        }
         if (message.type === 'list') {
           socket.end(encode(this._describe()));
         } else if (message.type === 'attach') {
@@ -176,6 +211,38 @@ export class AttachServer {
         refuse(`a message is over the ${MAX_CLIENT_LINE_BYTES}-byte limit`);
       }
     });
+  }
+
+  /**
+   * Why a first request is refused for the process it comes from (attach/peer.ts), or undefined:
+   * attaching and listing are for a person at their own terminal, not for programs running in an
+   * agent-tty session, and a client must show which process it is where the server can check.
+   */
+  private _checkPeer(request: ClientMessage, proof: PeerProof | undefined): string | undefined {
+    if (!proof || (request.type !== 'list' && request.type !== 'attach')) return undefined;
+    const { pid, proofFd } = request;
+    if (pid === undefined || proofFd === undefined) {
+      return 'refused: this connection did not show which process it comes from (agent-tty attach does, with the proof named in the hello line)';
+    }
+    // The server holds the file too: a client naming the server's pid shows nothing of itself.
+    if (pid === process.pid || !proof.isHeldBy(pid, proofFd)) {
+      return `refused: this connection did not show that it comes from process ${pid} (that process does not hold the proof file at descriptor ${proofFd})`;
+    }
+    const terminals = this._deps.registry.terminals();
+    const place = placePeer(pid, {
+      serverPid: process.pid,
+      servers: new Set([process.pid, ...listSockets(this._deps.dir).map((s) => s.pid)]),
+      sessions: new Map(terminals.map((t) => [t.sid, t.sessionId])),
+      terminals: new Map(terminals.flatMap((t) => ttyEntry(t.ttyPath, t.sessionId))),
+      readStat: readProcStat,
+    });
+    if (place.inside === true) {
+      return `refused: process ${pid} runs in ${place.where}; agent-tty attach is for a person at their own terminal, not for programs the agent runs`;
+    }
+    if (place.inside === undefined) {
+      return `refused: could not tell where process ${pid} runs (${place.why})`;
+    }
+    return undefined;
   }
 
   /**
@@ -254,6 +321,16 @@ export class AttachServer {
       startedAt: this._startedAt,
       sessions,
     };
+  }
+}
+
+/** The device number of terminal `path` with `sessionId`, as /proc/PID/stat gives tty_nr. */
+function ttyEntry(path: string, sessionId: string): [number, string][] {
+  if (path === '') return [];
+  try {
+    return [[statSync(path).rdev, sessionId]];
+  } catch {
+    return [];
   }
 }
 

@@ -28,8 +28,9 @@ export interface ScreenView {
   readonly cursor: { readonly row: number; readonly column: number; readonly visible: boolean };
   readonly modes: TerminalModes;
   /**
-   * For a terminal smaller than the session: the cursor's row as plain text, cut to the
-   * terminal's width from cell column `firstColumn` (0-based) so that it holds the cursor.
+   * For a terminal smaller than the session: the cursor's row as plain text whose characters
+   * take the cells they take on the screen, cut to the terminal's width from cell column
+   * `firstColumn` (0-based) so that it holds the cursor.
    */
   readonly cursorLine?: { readonly text: string; readonly firstColumn: number };
 }
@@ -145,7 +146,9 @@ export function composeFrame(
     if (line !== undefined && layout.rows >= at + 1) {
       const next = [
         fit(`the line with the cursor (row ${view.cursor.row + 1} of ${view.rows}):`, layout.cols),
-        fit(line.text, layout.cols),
+        // Already cut to the terminal's width, in cells (a count of characters would cut
+        // combining marks, and miss wide characters).
+        line.text,
       ];
       next.forEach((text, i) => {
         if (!redraw && rows[i] === text) return;

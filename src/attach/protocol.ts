@@ -1,6 +1,7 @@
 /**
  * The attach protocol: what `agent-tty attach` and a server say over the server's Unix socket.
- * One JSON object per line, both ways. The client asks once (`list` or `attach`), then, attached,
+ * One JSON object per line, both ways. The server says hello (and how the client shows which
+ * process it is); the client asks once (`list` or `attach`), then, attached,
  * sends what the person types and its terminal's size; the server sends frames that draw the
  * session's screen, notices, and why the attachment ended. Pure: parsing and encoding only.
  * @see spec/attach.md
@@ -19,13 +20,31 @@ const size = {
   rows: z.int().min(1).max(10_000),
 };
 
+/**
+ * Which process the client is, where the server asks (its `hello` names a proof file): its pid
+ * and the descriptor at which it holds the proof file open (attach/peer.ts).
+ */
+const identity = {
+  pid: z
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .optional(),
+  proofFd: z
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
+};
+
 const ClientMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('list') }),
+  z.strictObject({ type: z.literal('list'), ...identity }),
   z.strictObject({
     type: z.literal('attach'),
     sessionId: z.string().min(1).max(64),
     readOnly: z.boolean(),
     ...size,
+    ...identity,
   }),
   z.strictObject({ type: z.literal('input'), data: z.string().max(MAX_INPUT_CHUNK) }),
   z.strictObject({ type: z.literal('size'), ...size }),
@@ -46,6 +65,12 @@ export interface ListedSession {
 }
 
 export type ServerMessage =
+  /**
+   * The server's first line on every connection. `proof`: a path (/proc/PID/fd/N) the client
+   * opens and holds while it makes its request, to show which process it is (absent where the
+   * server cannot check, e.g. macOS).
+   */
+  | { readonly type: 'hello'; readonly proof?: string }
   | {
       readonly type: 'server';
       readonly pid: number;

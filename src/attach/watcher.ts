@@ -165,8 +165,7 @@ export class Watcher {
     firstColumn: number;
   } {
     const firstColumn = Math.max(0, cursor.column - this._cols + 1);
-    const [text = ''] = this._session.region(cursor.row + 1, firstColumn + 1, 1, this._cols);
-    return { text: text.trimEnd(), firstColumn };
+    return { text: this._session.drawnText(cursor.row, firstColumn, this._cols), firstColumn };
   }
 
   private _status(): string {

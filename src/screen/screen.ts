@@ -19,6 +19,7 @@ import {
 } from './lines.js';
 import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
 import { installProbeReplies } from './probe-replies.js';
+import { drawCells } from './row-drawing.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
 import { type EncodedSlice, Transcript } from './transcript.js';
@@ -28,7 +29,6 @@ import {
   flattenLongCells,
   type IDisposable,
   parseNextWriteNow,
-  serializeRows,
   type Terminal,
 } from './xterm.js';
 
@@ -283,10 +283,32 @@ export class Screen {
 
   /**
    * Each screen row as the escape sequences that draw it from the default style at its first
-   * column (xterm.ts serializeRows): what a person watching the session is shown.
+   * column (row-drawing.ts): what a person watching the session is shown.
    */
   serializeRows(): string[] {
-    return this._disposed ? [] : serializeRows(this._term);
+    if (this._disposed) return [];
+    const buffer = this._term.buffer.active;
+    const cols = this._term.cols;
+    const cell = buffer.getNullCell();
+    const rows: string[] = new Array(this._term.rows);
+    for (let y = 0; y < rows.length; y++) {
+      const line = buffer.getLine(buffer.baseY + y);
+      rows[y] = line ? drawCells(line, 0, cols, true, cell) : '';
+    }
+    return rows;
+  }
+
+  /**
+   * Row `row` (0-based) from cell `column` (0-based), at most `cols` cells, as plain text whose
+   * characters take the cells they take on the screen (row-drawing.ts), without trailing blanks:
+   * the line a person is shown on a terminal too small for the screen.
+   */
+  drawnText(row: number, column: number, cols: number): string {
+    if (this._disposed) return '';
+    const buffer = this._term.buffer.active;
+    const line = buffer.getLine(buffer.baseY + row);
+    const end = Math.min(this._term.cols, column + cols);
+    return line ? drawCells(line, column, end, false).trimEnd() : '';
   }
 
   /** Lines that scrolled off the top of the normal buffer's screen: screen row r is line historyTotal + r. */

@@ -39,9 +39,10 @@ export const INVISIBLE_FLAG = 64;
 
 /** Bits of a colour word (a cell's colour mode ORed with its value) that hold the mode; 0: default. */
 export const COLOR_MODE_MASK = 0x3000000;
-const CM_P16 = 0x1000000;
-const CM_P256 = 0x2000000;
-const CM_RGB = 0x3000000;
+/** Colour modes in a colour word: the 16-colour palette, the 256-colour palette, RGB. */
+export const CM_P16 = 0x1000000;
+export const CM_P256 = 0x2000000;
+export const CM_RGB = 0x3000000;
 
 /** A cell's attributes as bits, in FLAG_NAMES order (bold 1, dim 2, … overline 256). */
 export function cellFlags(cell: IBufferCell): number {

@@ -1,11 +1,9 @@
 /**
- * The only import of @xterm/headless and its addons (Unicode 11, serialize). Creates the emulator,
- * serializes its rows for a person watching (attach), and reads the
+ * The only import of @xterm/headless and its Unicode 11 addon. Creates the emulator and reads the
  * few facts its public API does not expose (cursor visibility, a line's raw cell words for
  * fingerprinting). @xterm/headless is pinned exactly, and each internal read is shape-checked
  * with a public-API fallback, so a changed internal degrades speed, never correctness.
  */
-import serializeAddon from '@xterm/addon-serialize';
 import unicode11 from '@xterm/addon-unicode11';
 import headless from '@xterm/headless';
 
@@ -195,65 +193,4 @@ function flattenLines(lines: CoreLines | undefined, count: number, minUnits: num
     }
   }
   return sum;
-}
-
-/** The serialize addon's per-buffer entry point, internal (its public API serializes the normal buffer's ranges only). */
-type SerializeByRange = (
-  term: Terminal,
-  buffer: headless.IBuffer,
-  range: { start: number; end: number },
-  excludeFinalCursorPosition: boolean,
-) => string;
-
-const serializers = new WeakMap<Terminal, InstanceType<typeof serializeAddon.SerializeAddon>>();
-
-function serializerOf(term: Terminal): InstanceType<typeof serializeAddon.SerializeAddon> {
-  let addon = serializers.get(term);
-  if (!addon) {
-    addon = new serializeAddon.SerializeAddon();
-    term.loadAddon(addon as unknown as headless.ITerminalAddon);
-    serializers.set(term, addon);
-  }
-  return addon;
-}
-
-/**
- * Each row of the active buffer's screen as the escape sequences that draw it (text, colours,
- * attributes, wide characters) on a blank row of a terminal at least as wide, starting from the
- * default style at the row's first column. One row at a time, so a wrapped line draws the same on
- * a wider terminal. The alternate buffer's rows need the addon's internal per-buffer call (the
- * addon is pinned; a unit test checks it is there); without it they are drawn as plain text.
- */
-export function serializeRows(term: Terminal): string[] {
-  const addon = serializerOf(term);
-  const active = term.buffer.active;
-  const top = active.baseY;
-  const byRange = (addon as unknown as { _serializeBufferByRange?: unknown })
-    ._serializeBufferByRange;
-  const rows: string[] = [];
-  if (active.type === 'normal') {
-    for (let y = 0; y < term.rows; y++) {
-      rows.push(
-        addon.serialize({
-          range: { start: top + y, end: top + y },
-          excludeAltBuffer: true,
-          excludeModes: true,
-        }),
-      );
-    }
-    return rows;
-  }
-  if (typeof byRange === 'function') {
-    for (let y = 0; y < term.rows; y++) {
-      rows.push(
-        (byRange as SerializeByRange).call(addon, term, active, { start: y, end: y }, true),
-      );
-    }
-    return rows;
-  }
-  // Degraded, never wrong: the rows' text without styles.
-  for (let y = 0; y < term.rows; y++) {
-    rows.push(active.getLine(y)?.translateToString(true) ?? '');
-  }
-  return rows;
 }

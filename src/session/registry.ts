@@ -248,11 +248,15 @@ export class SessionRegistry {
     for (const session of this._unclosed()) session.removePrivateFiles();
   }
 
-  /** Session ids and terminals of every session not yet fully closed, for a last-resort kill. */
-  terminals(): { sid: number; ttyPath: string }[] {
+  /**
+   * Session ids and terminals of every session not yet fully closed, for a last-resort kill and
+   * to tell the programs in them (attach refuses them), with each one's id (t3).
+   */
+  terminals(): { sid: number; ttyPath: string; sessionId: string }[] {
     return this._unclosed().map((s) => ({
       sid: s.pid,
       ttyPath: s.ttyPath,
+      sessionId: s.id,
     }));
   }
 

@@ -259,6 +259,11 @@ export class Session implements SettleSource {
     return this._screen.region(row, column, rows, cols);
   }
 
+  /** Plain text of `cols` cells of a row from `column`, both 0-based, as a watcher draws it. */
+  drawnText(row: number, column: number, cols: number): string {
+    return this._closed ? '' : this._screen.drawnText(row, column, cols);
+  }
+
   /** Lines that scrolled off the top of the screen: screen row r is line historyTotal + r. */
   get historyTotal(): number {
     return this._screen.historyTotal;

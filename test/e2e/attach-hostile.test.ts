@@ -8,9 +8,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  closeSync,
+  constants,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -38,41 +41,63 @@ interface Raw {
   ): Promise<Record<string, unknown>>;
 }
 
+/**
+ * A raw connection, once the server's first line came (its hello, or a refusal). A request sent
+ * as an object carries this process's pid and the proof file the hello named, held open, as
+ * `agent-tty attach` sends them; a string goes as it is.
+ */
 function raw(path: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const socket = connect(path);
     const received: Record<string, unknown>[] = [];
     let buffer = '';
     let isClosed = false;
+    let proofFd: number | undefined;
+    const result: Raw = {
+      socket,
+      lines: () => received,
+      closed: () => isClosed,
+      send: (value) => {
+        if (typeof value === 'string') {
+          socket.write(value);
+          return;
+        }
+        const request = value as { type?: string };
+        const identity =
+          proofFd !== undefined && (request.type === 'list' || request.type === 'attach')
+            ? { pid: process.pid, proofFd }
+            : {};
+        socket.write(`${JSON.stringify({ ...request, ...identity })}\n`);
+      },
+      async waitFor(predicate, what) {
+        await waitUntil(() => received.some(predicate), what);
+        return received.find(predicate) as Record<string, unknown>;
+      },
+    };
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       buffer += chunk;
       let nl = buffer.indexOf('\n');
       while (nl !== -1) {
-        received.push(JSON.parse(buffer.slice(0, nl)));
+        const message = JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>;
+        received.push(message);
         buffer = buffer.slice(nl + 1);
         nl = buffer.indexOf('\n');
+        if (message.type === 'hello' && typeof message.proof === 'string') {
+          proofFd = openSync(message.proof, constants.O_RDONLY | constants.O_NONBLOCK);
+        }
+        if (received.length === 1) resolve(result);
       }
     });
     socket.on('close', () => {
       isClosed = true;
+      if (proofFd !== undefined) closeSync(proofFd);
+      proofFd = undefined;
+      resolve(result);
     });
     socket.on('error', () => {
       isClosed = true;
     });
-    socket.once('connect', () =>
-      resolve({
-        socket,
-        lines: () => received,
-        closed: () => isClosed,
-        send: (value) =>
-          socket.write(typeof value === 'string' ? value : `${JSON.stringify(value)}\n`),
-        async waitFor(predicate, what) {
-          await waitUntil(() => received.some(predicate), what);
-          return received.find(predicate) as Record<string, unknown>;
-        },
-      }),
-    );
     socket.once('error', reject);
   });
 }
@@ -130,13 +155,13 @@ describe('the attach socket under attack', () => {
         /the first request is "list" or "attach", not "input"/,
       ],
       [
-        `${JSON.stringify({ type: 'attach', sessionId: 't999', readOnly: false, cols: 80, rows: 24 })}\n`,
+        { type: 'attach', sessionId: 't999', readOnly: false, cols: 80, rows: 24 },
         /no session t999 in agent-tty server/,
       ],
     ] as const) {
       const c = await raw(path);
       c.send(line);
-      const end = await c.waitFor((m) => m.type === 'end', `an end for ${line}`);
+      const end = await c.waitFor((m) => m.type === 'end', `an end for ${JSON.stringify(line)}`);
       assert.equal(end.reason, 'error');
       assert.match(String(end.message), reason);
       await waitUntil(c.closed, 'closed');

@@ -233,6 +233,68 @@ describe('agent-tty attach', () => {
     await detachAndClose(w, id);
   });
 
+  it('shows a person the text the agent reads: hidden and reordering characters as its stand-ins, in its columns', {
+    skip: needsPython,
+  }, async () => {
+    const { id } = await h.start({
+      command: fixtureCommand('hidden-text.py'),
+      cols: 80,
+      rows: 24,
+      login: false,
+    });
+    await h.waitFor(id, (s) => /\[y\/N\]/.test(screenText(s)));
+    const snapshot = await h.snapshot(id, { settleMs: 100 });
+    // The agent's stand-in (U+FFFD) for each character that could hide or reorder text; one
+    // joined to the character before it takes no cell.
+    assert.deepEqual(snapshot.screen, [
+      'pay 10\uFFFD0001\uFFFD to bob',
+      '\uFFFDisolated\uFFFD start',
+      'zero\uFFFDwidth',
+      'tag\uFFFD\uFFFD\uFFFDs',
+      'alm\uFFFDbomend',
+      'c1 bold ok',
+      'nel',
+      'next',
+      'send 10\uFFFD0001\uFFFD to bob? [y/N]',
+    ]);
+    // The person's terminal gets the same text: the stand-in in a cell a character took of its
+    // own, nothing for one that took none, so every column is the agent's.
+    const person = [
+      'pay 100001 to bob',
+      '\uFFFDisolated start',
+      'zerowidth',
+      'tags',
+      'almbomend',
+      'c1 bold ok',
+      'nel',
+      'next',
+      'send 100001 to bob? [y/N]',
+    ];
+    const w = watch([id], 80, 24);
+    await w.waitForText(/^send/m);
+    const shown = await w.rawScreen();
+    assert.deepEqual(shown.rows.slice(0, 9), person);
+    assert.deepEqual(shown.cursor, { row: snapshot.cursor.row, column: snapshot.cursor.column });
+    assert.equal(shown.cursor.column, 27, 'the cursor right after the prompt, as the agent has it');
+    const hidden =
+      /[\u0080-\u009f\u061c\u200b\u2066-\u2069\u202a-\u202e\ufeff]|[\u{e0000}-\u{e007f}]/u;
+    assert.doesNotMatch(w.output(), hidden, 'nothing that hides or reorders text reached it');
+    // A terminal too small for the screen is shown the cursor's line: the same text.
+    const small = watch([id], 40, 12);
+    await small.waitForText(/the line with the cursor/);
+    const line = await small.rawScreen();
+    const at = line.rows.findIndex((r) => r.startsWith('the line with the cursor'));
+    assert.equal(line.rows[at + 1], 'send 100001 to bob? [y/N]');
+    assert.deepEqual(line.cursor, { row: at + 2, column: 27 });
+    assert.doesNotMatch(small.output(), hidden);
+    small.type('\x1c');
+    assert.equal(await small.exited, 0);
+    w.type('y\r');
+    await h.waitFor(id, (s) => /^answer: y$/m.test(screenText(s)));
+    assert.equal(await w.exited, 0);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it('shows a colour TUI on a larger terminal, with a status line below it', {
     skip: needsPython,
   }, async () => {

@@ -1,11 +1,14 @@
 /**
  * A person at a terminal running `agent-tty attach`: the built CLI in a real PTY (node-pty), its
  * output rendered by a second emulator (agent-tty's own Screen over @xterm/headless), so a test
- * reads what the person sees and types as they would.
+ * reads what the person sees and types as they would. A bare @xterm/headless terminal is fed the
+ * same bytes, for what reaches the person's terminal as it is (Screen makes text safe as it
+ * reads it).
  */
 import pty from 'node-pty';
 import { encodeKey } from '../../src/input/encode-key.js';
 import { Screen } from '../../src/screen/screen.js';
+import { createTerminal } from '../../src/screen/xterm.js';
 import type { Snapshot } from '../../src/session/session.js';
 import { SERVER } from './paths.js';
 import { waitUntil } from './wait.js';
@@ -15,6 +18,11 @@ export interface WatcherTerminal {
   view(): Pick<Snapshot, 'screen' | 'styles' | 'spans' | 'cursor'>;
   /** The person's screen rows, untrimmed. */
   rows(): string[];
+  /**
+   * The person's terminal's rows as its cells hold them, characters as they came (nothing made
+   * safe), trailing blanks dropped, once what arrived so far is parsed; and its cursor, 1-based.
+   */
+  rawScreen(): Promise<{ rows: string[]; cursor: { row: number; column: number } }>;
   /** Everything the CLI printed, raw. */
   output(): string;
   type(data: string): void;
@@ -38,6 +46,7 @@ export function openWatcher(
     scrollback: 0,
     onReply: () => {},
   });
+  const bare = createTerminal({ cols: options.cols, rows: options.rows, scrollback: 0 });
   let raw = '';
   let code: number | undefined;
   const child = pty.spawn(process.execPath, [SERVER, 'attach', ...args], {
@@ -50,6 +59,7 @@ export function openWatcher(
   child.onData((data) => {
     raw += data;
     screen.write(Buffer.from(data, 'utf8'));
+    bare.write(data);
   });
   const exited = new Promise<number>((resolve) => {
     child.onExit(({ exitCode }) => {
@@ -70,6 +80,21 @@ export function openWatcher(
       };
     },
     rows,
+    rawScreen: () =>
+      new Promise((resolve) =>
+        bare.write('', () => {
+          const buffer = bare.buffer.active;
+          const rows = Array.from(
+            { length: bare.rows },
+            (_, y) =>
+              buffer
+                .getLine(buffer.baseY + y)
+                ?.translateToString(true)
+                .trimEnd() ?? '',
+          );
+          resolve({ rows, cursor: { row: buffer.cursorY + 1, column: buffer.cursorX + 1 } });
+        }),
+      ),
     output: () => raw,
     type: (data) => child.write(data),
     press: (key) => {
@@ -80,6 +105,7 @@ export function openWatcher(
     resize: (cols, r) => {
       child.resize(cols, r);
       screen.resize(cols, r);
+      bare.resize(cols, r);
     },
     exited,
     exitCode: () => code,

@@ -12,7 +12,9 @@ describe('attach protocol', () => {
   it('reads the four client messages', () => {
     for (const message of [
       { type: 'list' },
+      { type: 'list', pid: 4242, proofFd: 21 },
       { type: 'attach', sessionId: 't3', readOnly: false, cols: 80, rows: 24 },
+      { type: 'attach', sessionId: 't3', readOnly: true, cols: 80, rows: 24, pid: 7, proofFd: 0 },
       { type: 'input', data: 'ls\r' },
       { type: 'size', cols: 100, rows: 30 },
     ] as const) {
@@ -33,6 +35,10 @@ describe('attach protocol', () => {
       '{"type":"attach","sessionId":"","readOnly":false,"cols":80,"rows":24}',
       '{"type":"size","cols":0,"rows":24}',
       '{"type":"size","cols":1.5,"rows":24}',
+      '{"type":"list","pid":0,"proofFd":3}',
+      '{"type":"list","pid":12,"proofFd":-1}',
+      '{"type":"list","pid":"12","proofFd":3}',
+      '{"type":"input","data":"x","pid":12}',
       `{"type":"input","data":"${'x'.repeat(MAX_INPUT_CHUNK + 1)}"}`,
       '{"__proto__":{"type":"list"}}',
     ];
