@@ -109,8 +109,10 @@ export class Session implements SettleSource {
       ...(spec.transcriptBytes !== undefined ? { transcriptBytes: spec.transcriptBytes } : {}),
       onReply: (data) => {
         if (this._status !== 'running' || this._closed) return;
-        // A reply is input too: the program has not read it until it has run again.
-        if (pty?.reply(data)) this._probe?.markInput();
+        // A reply is input too: the program has not read it until it has run again. Marked
+        // before the write, as the program may read it and sleep again before the write returns.
+        const unmark = this._probe?.markInput();
+        if (!pty?.reply(data)) unmark?.();
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
       commandMarkNonce: this._integration?.nonce,
@@ -558,6 +560,7 @@ export class Session implements SettleSource {
         );
       }
     } finally {
+      this._probe?.dispose();
       this._pty.dispose();
       this._screen.dispose();
       this._recorder?.close();
