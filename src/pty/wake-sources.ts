@@ -33,6 +33,7 @@ export type WakeSource =
   | { readonly kind: 'outside' };
 
 const BRACKETED = /^([a-z_]+):\[(\d+)\]$/;
+const outside: WakeSource = { kind: 'outside' };
 
 /** Classifies descriptors of one process, reading its descriptor table at most once. */
 export class WakeSources {
@@ -55,10 +56,11 @@ export class WakeSources {
       const inode = Number(bracketed[2]);
       if (ino !== undefined && ino !== inode) return { kind: 'outside' };
       if (bracketed[1] === 'pipe') {
-        return this._count(target) > 1 ? { kind: 'own' } : { kind: 'pipe', inode };
+        return this._holdsElsewhere(fd, target) ? { kind: 'own' } : { kind: 'pipe', inode };
       }
-      if (bracketed[1] === 'socket')
-        return this._isOwnSocketPair(inode) ? { kind: 'own' } : outside;
+      if (bracketed[1] === 'socket') {
+        return this._isOwnSocketPair(fd, inode) ? { kind: 'own' } : outside;
+      }
       return outside;
     }
     if (target === 'anon_inode:[eventfd]' || target === 'anon_inode:[signalfd]') {
@@ -84,22 +86,28 @@ export class WakeSources {
     return this._targets;
   }
 
-  private _count(target: string): number {
-    let n = 0;
-    for (const t of this._all()?.values() ?? []) if (t === target) n++;
-    return n;
+  /**
+   * Whether the process holds `target` through a descriptor besides `fd`. pipe() and
+   * socketpair() return neighbouring descriptors, so those are read first; the whole table only
+   * when they do not tell.
+   */
+  private _holdsElsewhere(fd: number, target: string): boolean {
+    for (const near of [fd + 1, fd - 1]) {
+      if (near >= 0 && this._reader.fdTarget(this._pid, near) === target) return true;
+    }
+    for (const [other, t] of this._all() ?? []) if (other !== fd && t === target) return true;
+    return false;
   }
 
   /**
    * A socket pair the process made for itself (python's asyncio wakes its loop through one):
    * both are Unix-domain sockets it holds, created together, so their inodes are adjacent.
    */
-  private _isOwnSocketPair(inode: number): boolean {
+  private _isOwnSocketPair(fd: number, inode: number): boolean {
+    const partner = [inode - 1, inode + 1].find((n) => this._holdsElsewhere(fd, `socket:[${n}]`));
+    if (partner === undefined) return false;
     if (this._unix === null) this._unix = this._reader.unixSockets(this._pid);
-    const unix = this._unix;
-    if (!unix?.has(inode)) return false;
-    const held = (n: number) => this._count(`socket:[${n}]`) > 0 && unix.has(n);
-    return held(inode - 1) || held(inode + 1);
+    return this._unix?.has(inode) === true && this._unix.has(partner);
   }
 
   /** A timerfd: its own wake-up when disarmed; when armed, one at the time left on it. */
@@ -123,5 +131,3 @@ export class WakeSources {
     return this._reader.isFifo(this._pid, fd);
   }
 }
-
-const outside: WakeSource = { kind: 'outside' };
