@@ -263,10 +263,11 @@ export interface InputWaitProbe {
   othersIdle(): boolean;
   /**
    * Call just before writing input (after the write, a program on another core may already have
-   * read it and slept again): later waits count only once the program has slept since. Returns a
-   * function that takes the mark back, for input that turned out not to be written.
+   * read it and slept again): later waits count only once the program has slept since.
    */
-  markInput(): () => void;
+  markInput(): void;
+  /** CPU time the foreground process group has used so far (all threads), when it has one. */
+  foregroundCpuMs(): number | undefined;
   /** Stops reading the terminal's mode. */
   dispose(): void;
 }
@@ -303,17 +304,18 @@ export function createInputWaitProbe(
   };
   return {
     markInput() {
-      const before = marks;
       const group = foregroundGroup(leaderPid);
-      const taken = new Map(group.map(({ pid }) => [pid, sleepCount(pid)]));
-      marks = taken;
-      return () => {
-        if (marks === taken) marks = before;
-      };
+      marks = new Map(group.map(({ pid }) => [pid, sleepCount(pid)]));
     },
     isWaiting: () => inputWait() !== undefined,
     inputWait,
     othersIdle: () => othersIdle(leaderPid),
+    foregroundCpuMs() {
+      const group = foregroundGroup(leaderPid);
+      return group.length === 0
+        ? undefined
+        : group.reduce((sum, m) => sum + m.cpuTicks, 0) * TICK_MS;
+    },
     dispose: () => terminalMode.dispose(),
   };
 }
