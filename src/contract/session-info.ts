@@ -17,6 +17,8 @@ export const sessionInfoSchema = lazy(() =>
     exitCode: z.int().optional(),
     signal: z.string().optional(),
     pid: z.int(),
+    /** The terminal's foreground process, when not the session's own program (Linux only). */
+    foreground: z.strictObject({ pid: z.int(), command: z.string() }).optional(),
     startedAt: z.string(),
     recording: z.string().optional(),
     recordingError: z.string().optional(),

@@ -34,12 +34,17 @@ export const snapshotSchemas = lazy(() => {
     signal: z.string().optional(),
     /** Whether the screen had settled: settle is quiet, input or exited. */
     settled: z.boolean(),
-    /** How the settle wait ended; none: no wait ran (an error's latest screen). */
-    settle: z.enum(['quiet', 'input', 'exited', 'timeout', 'none']),
+    /**
+     * How the settle wait ended; none: no wait ran (an error's latest screen); starting: the
+     * program had drawn nothing and was not waiting for input by the deadline.
+     */
+    settle: z.enum(['quiet', 'input', 'exited', 'timeout', 'starting', 'none']),
     /** With settle none: ms since output last reached the screen. */
     quietMs: z.int().optional(),
     /** The program is blocked reading the terminal: it waits for you (Linux only). */
     waitingForInput: z.boolean().optional(),
+    /** The terminal's foreground process, when not the session's own program (Linux only). */
+    foreground: z.strictObject({ pid: z.int(), command: z.string() }).optional(),
     title: z.string().optional(),
     cols: z.int(),
     rows: z.int(),

@@ -120,12 +120,13 @@ export class InputWriter {
   }
 
   /** Queues a probe reply; false when it was dropped (closed, or too many replies waiting). */
-  reply(data: Uint8Array): boolean {
+  reply(data: Uint8Array, beforeWrite?: () => void): boolean {
     if (this._closed || data.length === 0) return false;
     if (this._pendingReplies + data.length > this._options.replyLimitBytes) {
       this._droppedReplies++;
       return false;
     }
+    beforeWrite?.();
     this._pendingReplies += data.length;
     this._enqueue({ data, offset: 0, reply: true });
     return true;

@@ -46,8 +46,11 @@ export interface PtyHandle {
   readonly ttyPath: string;
   /** Queues input for the program; discarded, never written elsewhere, once the terminal is gone. */
   write(data: Uint8Array): void;
-  /** Queues a probe reply; false when dropped (closed, or too many replies waiting). */
-  reply(data: Uint8Array): boolean;
+  /**
+   * Queues a probe reply; false when dropped (closed, or too many replies waiting). Calls
+   * `beforeWrite` just before a reply it takes is written.
+   */
+  reply(data: Uint8Array, beforeWrite?: () => void): boolean;
   /** Input bytes queued that the program has not taken yet. */
   readonly pendingInputBytes: number;
   /** Whether `bytes` more input fit under the input limit. */
@@ -150,9 +153,9 @@ class NodePtyHandle implements PtyHandle {
     this._writer.write(data);
   }
 
-  reply(data: Uint8Array): boolean {
+  reply(data: Uint8Array, beforeWrite?: () => void): boolean {
     if (this._exited || this._disposed) return false;
-    return this._writer.reply(data);
+    return this._writer.reply(data, beforeWrite);
   }
 
   get pendingInputBytes(): number {

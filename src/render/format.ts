@@ -81,6 +81,7 @@ function statusLine(sessionId: string, s: Snapshot): string {
   parts.push(settleText(s));
   if (s.historyTotal > 0) parts.push(`history ${s.historyTotal} lines`);
   if (s.waitingForInput) parts.push('waiting for input');
+  if (s.foreground) parts.push(`foreground: ${s.foreground.command} (${s.foreground.pid})`);
   if (s.mouse) parts.push(`mouse ${s.mouse.tracking}/${s.mouse.encoding}`);
   return parts.join(' · ');
 }
@@ -89,6 +90,7 @@ function statusLine(sessionId: string, s: Snapshot): string {
 export function settleText(s: Pick<Snapshot, 'settled' | 'settle' | 'quietMs'>): string {
   if (s.settled) return 'settled';
   if (s.settle === 'timeout') return 'still changing at the deadline';
+  if (s.settle === 'starting') return 'no output yet';
   if (s.settle === 'none') {
     if (s.quietMs === undefined) return 'not observed';
     return s.quietMs === 0 ? 'output still arriving' : `quiet for ${formatDuration(s.quietMs)}`;
@@ -150,8 +152,12 @@ export function formatSessionList(sessions: readonly SessionInfo[]): string {
         s.personTyped ? 'a person typed since your last call' : '',
         s.attach ? `attach: ${s.attach}` : '',
       ].filter(Boolean);
+      const foreground = s.foreground
+        ? [`foreground: ${s.foreground.command} (${s.foreground.pid})`]
+        : [];
       return [
         `${s.sessionId} · ${status} · ${s.cols}x${s.rows} · pid ${s.pid} · ${what} · cwd ${s.cwd}`,
+        ...foreground,
         ...people,
       ].join(' · ');
     })

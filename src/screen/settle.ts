@@ -25,6 +25,11 @@ export interface SettleSource {
    * received and parsed and it still waits. Without it, isWaitingForInput() alone is trusted.
    */
   confirmInputWait?(): Promise<boolean>;
+  /**
+   * Whether the program is ready (its first screen drawn, or waiting for input, or exited;
+   * latched). Without it, a program is always ready.
+   */
+  isReady?(): boolean;
   /** Calls `listener` on parsed output, resize and exit; returns an unsubscribe function. */
   subscribe(listener: () => void): () => void;
 }
@@ -35,10 +40,18 @@ export interface SettleOptions {
   readonly timeoutMs: number;
   /** Quiet that suffices once the program is known to wait for input. */
   readonly inputGraceMs?: number | undefined;
+  /**
+   * Wait this long at most for the program to be ready before quiet counts (a start: a blank
+   * screen is not a settled one); the deadline then runs from readiness, unless `strictDeadline`.
+   */
+  readonly readyTimeoutMs?: number | undefined;
+  /** The deadline is `timeoutMs` from the start of the observation, readiness or not. */
+  readonly strictDeadline?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
-export type SettleReason = 'quiet' | 'exited' | 'input' | 'timeout';
+/** `starting`: the program was still not ready at the deadline (nothing drawn, not waiting). */
+export type SettleReason = 'quiet' | 'exited' | 'input' | 'timeout' | 'starting';
 
 export interface SettleResult {
   readonly settled: boolean;
@@ -62,6 +75,8 @@ export const systemClock: Clock = {
 export const SAMPLE_MS = 16;
 /** How often the input-wait probe is consulted while waiting. */
 export const PROBE_MS = 5;
+/** How often readiness is looked at while the program is not ready and output does not say. */
+export const READY_PROBE_MS = 20;
 
 export function waitForSettle(
   source: SettleSource,
@@ -70,7 +85,10 @@ export function waitForSettle(
 ): Promise<SettleResult> {
   return new Promise((resolve, reject) => {
     const start = clock.now();
-    const deadline = start + options.timeoutMs;
+    let deadline = start + options.timeoutMs;
+    const readyDeadline = start + (options.readyTimeoutMs ?? 0);
+    let awaitingReady =
+      options.readyTimeoutMs !== undefined && source.isReady !== undefined && !source.isReady();
     const probing = options.inputGraceMs !== undefined && source.isWaitingForInput !== undefined;
     let fingerprint = source.fingerprint();
     let seenParses = source.parseCount;
@@ -122,6 +140,23 @@ export function waitForSettle(
       sample(now);
       const busy = source.pendingBytes > 0 || source.isSynchronizedUpdate();
       if (source.isFinal() && source.pendingBytes === 0) return finish(true, 'exited');
+      if (awaitingReady) {
+        if (!source.isReady?.()) {
+          if (options.strictDeadline ? now >= deadline : now >= readyDeadline) {
+            return finish(false, 'starting');
+          }
+          const until = options.strictDeadline ? deadline : readyDeadline;
+          return schedule(Math.min(now + READY_PROBE_MS, until));
+        }
+        awaitingReady = false;
+        // Ready because it waits for input: what it drew may still be on its way, so the
+        // screen's quiet (since the start, if it drew nothing yet) does not count; the input
+        // wait is confirmed through the terminal first, as below.
+        if (source.isWaitingForInput?.()) {
+          lastChange = Math.max(lastChange, now - (options.inputGraceMs ?? 0));
+        }
+        if (!options.strictDeadline) deadline = Math.max(deadline, now + options.timeoutMs);
+      }
       const quietFor = now - lastChange;
       if (!busy && quietFor >= options.quietMs) return finish(true, 'quiet');
       if (

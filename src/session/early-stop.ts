@@ -1,7 +1,8 @@
 /**
  * When a wait ends early because the program asks for input instead (an unexpected prompt). The
- * rule, decided from samples: continuously for INPUT_QUIET_MS, the foreground program is blocked
- * reading the terminal and uses next to no CPU (a thread at work would show), no output arrives,
+ * rule, decided from samples: continuously for INPUT_QUIET_MS, the foreground program waits on
+ * the terminal and nothing else that can wake it (pty/input-wait.ts) and uses next to no CPU, no
+ * output arrives,
  * no input sent to it is still unread, and no other process of the terminal's session could
  * print on its own. A program that polls the terminal
  * with a short timeout (up to REFRESH_MS: top and htop refreshing) must stay quiet for one whole
@@ -12,8 +13,11 @@
 
 /** Quiet, while the program waits for input, after which a wait ends early. */
 export const INPUT_QUIET_MS = 300;
-/** A wait for input with a timeout up to this long is a refresh loop: its timeout is waited out. */
-export const REFRESH_MS = 5000;
+/**
+ * A wait for input with a timeout up to this long is a refresh loop (top's 3 s, htop's 1.5 s):
+ * its timeout is waited out. Longer ones (vim's 4 s `updatetime`, npm's timers) count like none.
+ */
+export const REFRESH_MS = 3000;
 /** How often a wait samples the program while it may stop early. */
 export const STOP_SAMPLE_MS = 20;
 /** How often the session's other processes are scanned while the rest says stop (a /proc scan). */

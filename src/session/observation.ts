@@ -25,6 +25,13 @@ export interface ObserveOptions {
   readonly timeoutMs: number;
   /** Quiet that suffices once the program waits for input; undefined: quiet interval only. */
   readonly inputGraceMs?: number | undefined;
+  /**
+   * Quiet counts only once the program is ready (session/readiness.ts), within its start-up
+   * window; false for settleMs 0 ("at once").
+   */
+  readonly awaitReady?: boolean | undefined;
+  /** settleTimeoutMs was given: the deadline holds from the start of the call, ready or not. */
+  readonly strictDeadline?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -40,6 +47,8 @@ export function observeOptions(
     timeoutMs: request.settleTimeoutMs ?? Math.max(defaults.settleTimeoutMs, 2 * quietMs),
     // An explicit quiet interval is honoured in full; by default an input wait ends it early.
     inputGraceMs: request.settleMs === undefined ? defaults.inputGraceMs : undefined,
+    awaitReady: request.settleMs !== 0,
+    strictDeadline: request.settleTimeoutMs !== undefined,
     signal,
   };
 }

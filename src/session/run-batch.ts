@@ -18,6 +18,7 @@ import { encodeMouse, type MouseReport } from '../input/encode-mouse.js';
 import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
 import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import { type ObserveDefaults, observeOptions } from './observation.js';
+import { notReadyError } from './readiness.js';
 import type { Session } from './session.js';
 import {
   describeCondition,
@@ -99,6 +100,10 @@ export async function runBatch(
 ): Promise<BatchProgress> {
   const progress: BatchProgress = { actionsCompleted: 0, inputSent: false, waits: [] };
   try {
+    // A batch that sends at once holds until the program is ready, before its keys and clicks are
+    // checked against the modes the ready program is in. One that waits first holds, if it must,
+    // at its first sending action (its wait for a prompt usually makes the program ready).
+    if (actions[0] && !PAUSES.has(actions[0].type)) await holdUntilReady(session, options.signal);
     // Again now that it runs: a batch queued behind others (or a resize) meets the modes and
     // size they left, and must still send nothing when a key or click no longer fits them.
     // (A program that has exited meanwhile is met action by action: an exit wait still passes.)
@@ -119,6 +124,7 @@ export async function runBatch(
       else session.beginAgentRun();
       try {
         throwIfAborted(options.signal);
+        if (!PAUSES.has(action.type)) await holdUntilReady(session, options.signal);
         await runAction(session, action, i, progress, options);
         progress.actionsCompleted++;
       } catch (err) {
@@ -133,6 +139,19 @@ export async function runBatch(
     session.endAgentRun();
   }
   return progress;
+}
+
+/**
+ * Type-ahead: input for a program that is not ready yet (a shell still reading its startup
+ * files, a TUI not yet drawn) waits until it is, at most to the end of its start-up window, so it
+ * reaches a program that reads it instead of breaking the start-up or being flushed. NOT_READY,
+ * sending nothing, when the window ends first.
+ */
+async function holdUntilReady(session: Session, signal: AbortSignal): Promise<void> {
+  if (session.status !== 'running' || session.readiness.mayTakeInput()) return;
+  const began = performance.now();
+  if (await session.readiness.whenReady(signal)) return;
+  throw notReadyError(session.id, performance.now() - began, session.foreground());
 }
 
 /** A check that failed before anything was sent, naming the action it found (failedActionIndex). */

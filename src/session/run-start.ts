@@ -1,7 +1,8 @@
 /**
  * Starting a terminal end to end, for terminal_start: check the timing arguments, spawn through
  * the registry, then either observe the first settled screen or, with waitForExit, run the
- * program to completion (a one-shot run) and optionally close the session. A failure after the
+ * program to completion (a one-shot run) and optionally close the session (not when the run
+ * stopped early because the program waits for input). A failure after the
  * spawn carries the sessionId, the recording fields and the latest screen.
  * @see spec/tools.md (terminal_start)
  */
@@ -52,7 +53,10 @@ export interface StartOutcome {
   readonly timedOut: boolean;
   /** waitForExit: the run ended early because the program waits for input (early-stop.ts). */
   readonly inputRequired: boolean;
-  /** autoClose: the session was closed after the run. */
+  /**
+   * autoClose: whether the session was closed after the run; false when the run stopped early
+   * because the program waits for input (an early stop never ends the program).
+   */
   readonly closed?: boolean;
 }
 
@@ -109,6 +113,8 @@ export async function runStart(
     inputRequired: ending === 'input',
   };
   if (!request.autoClose) return outcome;
+  // The program asks something and may hold work in progress (a download, a build): it stays.
+  if (outcome.inputRequired) return { ...outcome, closed: false };
   return { ...outcome, closed: await registry.close(session.id, 'autoClose') };
 }
 

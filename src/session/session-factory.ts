@@ -22,6 +22,7 @@ export function createSessionFactory(config: Config, logger: Logger): SessionFac
     },
     logger,
     commandMarks: config.commandMarks,
+    readyQuietMs: config.quietMs,
   };
   // Waits and finds run patterns in a worker; start it now rather than at the first search.
   sharedMatchPool().warm();

@@ -9,6 +9,7 @@ import type { SessionInfo } from '../contract/session-info.js';
 import type { SettleLabel, Snapshot } from '../contract/snapshot.js';
 import { sessionClosedError, TerminalError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { type ForegroundProcess, foregroundProcess } from '../pty/foreground.js';
 import { createInputWaitProbe, type InputWait, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
@@ -17,11 +18,13 @@ import type { HistorySlice, RowText } from '../screen/lines.js';
 import { Screen } from '../screen/screen.js';
 import { type SettleResult, type SettleSource, waitForSettle } from '../screen/settle.js';
 import type { TerminalModes } from '../screen/terminal-modes.js';
+import { makeTextSafe } from '../screen/text-safety.js';
 import type { EncodedSlice } from '../screen/transcript.js';
 import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';
 import type { ObserveOptions } from './observation.js';
 import { Presence } from './presence.js';
+import { Readiness } from './readiness.js';
 import { Recorder } from './recorder.js';
 import { createSessionHistory, type SessionHistory } from './shell-history.js';
 import { createShellIntegration, type ShellIntegration } from './shell-integration.js';
@@ -44,6 +47,8 @@ export interface SessionDeps {
   readonly inputWaitProbe?: boolean;
   /** false: interactive bash, zsh and fish start as they are, without command marks. */
   readonly commandMarks?: boolean;
+  /** Quiet after its first text that makes a program ready (the default quiet interval). */
+  readonly readyQuietMs?: number;
 }
 
 export interface SessionSpec {
@@ -57,6 +62,9 @@ export interface SessionSpec {
   /** Directory to record an asciicast file in, when the session is recorded. */
   readonly recordDir?: string | undefined;
 }
+
+/** Quiet after its first text that makes a program ready, unless the deps say otherwise. */
+const DEFAULT_READY_QUIET_MS = 250;
 
 export class Session implements SettleSource {
   readonly id: string;
@@ -89,6 +97,9 @@ export class Session implements SettleSource {
   /** What the running batch was checked for and has not sent yet: room a person cannot take. */
   private _claimedBytes = 0;
   private _resizes = 0;
+  /** When the program is ready for input (session/readiness.ts). */
+  readonly readiness: Readiness;
+  private _outputBytes = 0;
 
   /** Spawns the program; throws SPAWN_FAILED and leaves nothing behind when it cannot. */
   constructor(
@@ -109,8 +120,9 @@ export class Session implements SettleSource {
       ...(spec.transcriptBytes !== undefined ? { transcriptBytes: spec.transcriptBytes } : {}),
       onReply: (data) => {
         if (this._status !== 'running' || this._closed) return;
-        // A reply is input too: the program has not read it until it has run again.
-        if (pty?.reply(data)) this._probe?.markInput();
+        // A reply is input too: the program has not read it until it has run again. Marked
+        // before the write, as the program may read it and sleep again before the write returns.
+        pty?.reply(data, () => this._probe?.markInput());
       },
       onPressure: (high) => (high ? pty?.pause() : pty?.resume()),
       commandMarkNonce: this._integration?.nonce,
@@ -130,6 +142,7 @@ export class Session implements SettleSource {
         },
         {
           onData: (chunk) => {
+            this._outputBytes += chunk.length;
             this._screen.write(chunk);
             this._recorder?.output(chunk);
           },
@@ -162,6 +175,41 @@ export class Session implements SettleSource {
     }
     this._probe =
       _deps.inputWaitProbe === false ? undefined : createInputWaitProbe(pty.pid, pty.ttyPath);
+    this.readiness = new Readiness(this, {
+      startedAt: performance.now(),
+      quietMs: _deps.readyQuietMs ?? DEFAULT_READY_QUIET_MS,
+    });
+  }
+
+  /** The terminal's foreground process when it is not the session's own program. */
+  foreground(): ForegroundProcess | undefined {
+    if (this._status !== 'running' || this._closed) return undefined;
+    const found = foregroundProcess(this.pid);
+    // A program names itself (prctl): shown with the stand-ins of screen text.
+    return found && { pid: found.pid, command: makeTextSafe(found.command) };
+  }
+
+  private _foregroundField(): { foreground?: ForegroundProcess } {
+    const found = this.foreground();
+    return found ? { foreground: found } : {};
+  }
+
+  // ReadinessSource
+  get outputBytes(): number {
+    return this._outputBytes;
+  }
+  foregroundCpuMs(): number | undefined {
+    return this._status === 'running' && !this._closed ? this._probe?.foregroundCpuMs() : undefined;
+  }
+  hasPromptMark(): boolean {
+    return this._screen.commandMarks.some((mark) => mark.kind === 'A');
+  }
+  hasText(): boolean {
+    return this._screen.historyTotal > 0 || this._screen.rowTexts().some((r) => r.text !== '');
+  }
+  /** Whether the program is ready (latched; session/readiness.ts). SettleSource. */
+  isReady(): boolean {
+    return this.readiness.isReady();
   }
 
   /** Path of the asciicast recording, when the session is recorded. */
@@ -327,15 +375,23 @@ export class Session implements SettleSource {
     return this._screen.whenParsed();
   }
 
-  /** Waits until the screen settles (see screen/settle.ts). */
+  /**
+   * Waits until the screen settles (see screen/settle.ts); within the start-up window, quiet
+   * counts only once the program is ready.
+   */
   async settle(options: ObserveOptions): Promise<SettleResult> {
     this.assertOpen();
+    const startupLeftMs = this.readiness.startupLeftMs();
     const result = await waitForSettle(this, {
       ...options,
       inputGraceMs: this._probe ? options.inputGraceMs : undefined,
+      readyTimeoutMs: options.awaitReady && startupLeftMs > 0 ? startupLeftMs : undefined,
     });
     this.assertOpen();
-    return { ...result, elapsedMs: Math.round(result.elapsedMs) };
+    // Not ready, but with text on the screen (a profile printing, a program redrawing): the
+    // screen was still changing or not yet settled, not empty.
+    const reason = result.reason === 'starting' && this.hasText() ? 'timeout' : result.reason;
+    return { ...result, reason, elapsedMs: Math.round(result.elapsedMs) };
   }
 
   /** Waits for settlement, then captures a snapshot. */
@@ -353,17 +409,19 @@ export class Session implements SettleSource {
     const modes = this._screen.modes();
     const title = this._screen.title;
     const exited = this._status === 'exited';
-    const settle = exited && (observed === 'none' || observed === 'timeout') ? 'exited' : observed;
+    const final = observed === 'none' || observed === 'timeout' || observed === 'starting';
+    const settle = exited && final ? 'exited' : observed;
     const tracking = modes.mouseTracking;
     return {
       status: this._status,
       ...exitFields(this._exit),
-      settled: settle !== 'none' && settle !== 'timeout',
+      settled: settle !== 'none' && settle !== 'timeout' && settle !== 'starting',
       settle,
       ...(settle === 'none' ? { quietMs: this._screen.quietMs() } : {}),
       ...(this._probe && this._status === 'running'
         ? { waitingForInput: this.isWaitingForInput() }
         : {}),
+      ...this._foregroundField(),
       ...(title ? { title } : {}),
       cols,
       rows,
@@ -387,6 +445,7 @@ export class Session implements SettleSource {
       status: this._status,
       ...exitFields(this._exit),
       pid: this.pid,
+      ...this._foregroundField(),
       startedAt: this.startedAt.toISOString(),
       ...(this._recorder ? { recording: this._recorder.path } : {}),
       ...(this._recordingError !== undefined ? { recordingError: this._recordingError } : {}),
@@ -566,6 +625,7 @@ export class Session implements SettleSource {
         );
       }
     } finally {
+      this._probe?.dispose();
       this._pty.dispose();
       this._screen.dispose();
       this._recorder?.close();

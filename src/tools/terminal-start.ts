@@ -46,11 +46,12 @@ export const terminalStart = defineTool({
         ? `still running after ${args.timeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS} ms (timedOut)`
         : '',
       inputRequired
-        ? closed
-          ? 'was waiting for input (inputRequired): start it without autoClose to answer'
-          : `waiting for input (inputRequired): answer it with terminal_input (stopOnInput:false waits for the exit)${personHint(ctx.attachCommand?.(session.id))}`
+        ? `waiting for input (inputRequired): answer it with terminal_input (stopOnInput:false waits for the exit)${personHint(ctx.attachCommand?.(session.id))}`
         : '',
       closed ? 'session closed (autoClose)' : '',
+      closed === false && inputRequired
+        ? 'session left open (autoClose closes only a run that exited or timed out): close it with terminal_close when done'
+        : '',
       session.recording ? `recording: ${session.recording}` : '',
       session.recordingError !== undefined ? `not recorded: ${session.recordingError}` : '',
     ].filter(Boolean);

@@ -152,7 +152,7 @@ describe('early stop when the program waits for input', { skip: LINUX }, () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('closes a waiting one-shot start with autoClose, and runs one that never asks to its end', async () => {
+  it('keeps a waiting one-shot start open despite autoClose, and closes one that never asks at its end', async () => {
     const started = Date.now();
     const asked = await h.call('terminal_start', {
       command: "read -p 'Proceed? [Y/n] ' x",
@@ -162,8 +162,22 @@ describe('early stop when the program waits for input', { skip: LINUX }, () => {
     });
     assert.ok(Date.now() - started < 3000, `${Date.now() - started} ms`);
     assert.equal(asked.data.inputRequired, true, asked.text);
-    assert.equal(asked.data.closed, true);
-    assert.match(asked.text, /start it without autoClose to answer/);
+    // An early stop never ends the program: the agent can still answer.
+    assert.equal(asked.data.closed, false);
+    assert.match(
+      asked.text,
+      /session left open \(autoClose closes only a run that exited or timed out\)/,
+    );
+    const answered = await h.call('terminal_input', {
+      sessionId: asked.data.sessionId as string,
+      actions: [
+        { type: 'text', text: 'y\n' },
+        { type: 'wait', exit: true },
+      ],
+    });
+    assert.equal(answered.isError, false, answered.text);
+    assert.equal(answered.data.snapshot?.exitCode, 0);
+    await h.call('terminal_close', { sessionId: asked.data.sessionId as string });
     const plain = await h.call('terminal_start', {
       command: 'sleep 0.6; echo finished',
       ...BASH,

@@ -99,7 +99,7 @@ describe('faults', () => {
     const { id } = await h.start({
       command: 'exec >/dev/null 2>&1 </dev/null; sleep 1; exit 3',
       ...SH,
-      settleMs: 100,
+      settleMs: 0,
     });
     assert.equal((await h.snapshot(id, { settleMs: 0 })).status, 'running');
     const snap = await h.waitFor(id, (s) => s.status === 'exited', 5000);

@@ -19,15 +19,24 @@ export interface Harness extends ToolCalls {
   close(): Promise<void>;
 }
 
-/** Starts dist/main.js with `args`, `env` on top of this process's, in `cwd`, and connects. */
+/**
+ * Starts dist/main.js with `args`, `env` on top of this process's, in `cwd`, and connects;
+ * `prefix` runs it through another command (`runuser -u USER --`: as another user).
+ */
 export async function startServer(
-  options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    cwd?: string;
+    prefix?: readonly string[];
+  } = {},
 ): Promise<Harness> {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
   let stderr = '';
+  const [command, ...prefixArgs] = [...(options.prefix ?? []), process.execPath];
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SERVER, ...(options.args ?? [])],
+    command: command as string,
+    args: [...prefixArgs, SERVER, ...(options.args ?? [])],
     env: { ...(process.env as Record<string, string>), ...options.env },
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     stderr: 'pipe',

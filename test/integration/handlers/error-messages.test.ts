@@ -278,6 +278,16 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    code: 'NOT_READY',
+    when: 'input is sent to a program that shows nothing and reads nothing for its first 10 s',
+    async provoke({ one }) {
+      const { id } = await one.start({ command: 'exec sleep 600', ...SH, settleMs: 0 });
+      const reply = await one.input(id, [{ type: 'text', text: 'too early\n' }]);
+      assert.equal(reply.data.inputSent, false);
+      return { reply, names: [`"${id}"`, 'nothing was sent', '10 s'] };
+    },
+  },
+  {
     code: 'PATTERN_TIMEOUT',
     when: 'a find pattern backtracks past its budget',
     async provoke({ one }) {

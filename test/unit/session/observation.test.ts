@@ -55,6 +55,8 @@ describe('observeOptions', () => {
       quietMs: 100,
       timeoutMs: 1000,
       inputGraceMs: 40,
+      awaitReady: true,
+      strictDeadline: false,
       signal: undefined,
     }));
   it('honours an explicit settleMs in full, and the deadline is at least twice it', () =>
@@ -62,8 +64,15 @@ describe('observeOptions', () => {
       quietMs: 800,
       timeoutMs: 1600,
       inputGraceMs: undefined,
+      awaitReady: true,
+      strictDeadline: false,
       signal: undefined,
     }));
-  it('an explicit settleTimeoutMs wins', () =>
-    assert.equal(observeOptions(DEFAULTS, { settleMs: 800, settleTimeoutMs: 900 }).timeoutMs, 900));
+  it('an explicit settleTimeoutMs wins, from the start of the call', () => {
+    const options = observeOptions(DEFAULTS, { settleMs: 800, settleTimeoutMs: 900 });
+    assert.equal(options.timeoutMs, 900);
+    assert.equal(options.strictDeadline, true);
+  });
+  it('settleMs 0 reads at once: it does not wait for a program to be ready', () =>
+    assert.equal(observeOptions(DEFAULTS, { settleMs: 0 }).awaitReady, false));
 });

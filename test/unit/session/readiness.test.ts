@@ -1,0 +1,215 @@
+/**
+ * Readiness on a fake session and clock: a shell with command marks at its prompt, a program
+ * waiting for input, text then quiet, text that keeps coming, an exit; never a blank screen;
+ * the latch, the start-up window and waiting for it.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  notReadyError,
+  READY_STREAMING_BYTES,
+  READY_STREAMING_MS,
+  READY_TIMEOUT_MS,
+  Readiness,
+  type ReadinessSource,
+} from '../../../src/session/readiness.js';
+
+function world(options: Partial<ReadinessSource> = {}) {
+  let now = 0;
+  const listeners = new Set<() => void>();
+  const source = {
+    status: 'running' as 'running' | 'exited',
+    isClosed: false,
+    hasCommandMarks: false,
+    promptMark: false,
+    detectsInputWait: true,
+    waiting: false,
+    text: false,
+    lastParsedAt: 0,
+    pendingBytes: 0,
+    outputBytes: 0,
+    cpuMs: 0 as number | undefined,
+    foregroundCpuMs() {
+      return this.cpuMs;
+    },
+    hasPromptMark() {
+      return this.promptMark;
+    },
+    isWaitingForInput() {
+      return this.waiting;
+    },
+    hasText() {
+      return this.text;
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    ...options,
+  };
+  const readiness = new Readiness(source, { startedAt: 0, quietMs: 250, now: () => now });
+  return {
+    source,
+    readiness,
+    at: (ms: number) => {
+      now = ms;
+    },
+    emit: () => {
+      for (const l of listeners) l();
+    },
+  };
+}
+
+describe('Readiness', () => {
+  it('a blank screen is not ready, however quiet', () => {
+    const w = world();
+    w.at(5000);
+    assert.equal(w.readiness.isReady(), false);
+  });
+
+  it('a program waiting for input is ready, and stays ready (latched)', () => {
+    const w = world();
+    w.source.waiting = true;
+    w.at(300);
+    assert.equal(w.readiness.isReady(), true);
+    w.source.waiting = false;
+    assert.equal(w.readiness.isReady(), true);
+    assert.equal(w.readiness.readyAt, 300);
+  });
+
+  it('text, then quiet for the quiet interval with next to no CPU', () => {
+    const w = world();
+    w.source.text = true;
+    w.source.lastParsedAt = 1000;
+    w.at(1100);
+    assert.equal(w.readiness.isReady(), false);
+    w.at(1250);
+    w.source.cpuMs = 10;
+    assert.equal(w.readiness.isReady(), true, 'CPU counted from the first look after the output');
+  });
+
+  it('a banner, then quiet while it loads using the CPU, is not ready', () => {
+    const w = world();
+    w.source.text = true;
+    w.source.lastParsedAt = 1000;
+    w.at(1300);
+    assert.equal(w.readiness.isReady(), false);
+    w.at(1600);
+    w.source.cpuMs = 250;
+    assert.equal(w.readiness.isReady(), false);
+    w.source.waiting = true;
+    assert.equal(w.readiness.isReady(), true, 'until it waits for input');
+  });
+
+  it('without a CPU reading, text then quiet is enough', () => {
+    const w = world();
+    w.source.cpuMs = undefined;
+    w.source.text = true;
+    w.at(300);
+    assert.equal(w.readiness.isReady(), true);
+  });
+
+  it('text that keeps coming is ready once it has come for a while; a spinner is not', () => {
+    const w = world();
+    w.source.text = true;
+    w.source.outputBytes = 100;
+    w.at(100);
+    w.source.lastParsedAt = 100;
+    assert.equal(w.readiness.isReady(), false);
+    w.at(100 + READY_STREAMING_MS);
+    w.source.lastParsedAt = w.source.outputBytes = 100 + READY_STREAMING_MS;
+    w.source.outputBytes = 300;
+    assert.equal(w.readiness.isReady(), false, 'a spinner: 200 bytes in a second');
+    w.source.outputBytes = 100 + READY_STREAMING_BYTES;
+    assert.equal(w.readiness.isReady(), true);
+  });
+
+  it('input may go to a program other than a shell once it has drawn text', () => {
+    const w = world();
+    assert.equal(w.readiness.mayTakeInput(), false);
+    w.source.text = true;
+    w.source.lastParsedAt = 10;
+    w.at(20);
+    w.readiness.isReady();
+    assert.equal(w.readiness.mayTakeInput(), true);
+    const shell = world({ hasCommandMarks: true });
+    shell.source.text = true;
+    shell.readiness.isReady();
+    assert.equal(shell.readiness.mayTakeInput(), false, 'a shell waits for its prompt');
+  });
+
+  it('output still waiting to be parsed is not quiet', () => {
+    const w = world();
+    w.source.text = true;
+    w.source.pendingBytes = 10;
+    w.at(600);
+    assert.equal(w.readiness.isReady(), false);
+  });
+
+  it('a shell with command marks waits for its prompt: its startup output is not enough', () => {
+    const w = world({ hasCommandMarks: true });
+    w.source.text = true;
+    w.source.promptMark = true;
+    w.at(5000);
+    assert.equal(w.readiness.isReady(), false, 'prompt mark, but not yet reading');
+    w.source.waiting = true;
+    assert.equal(w.readiness.isReady(), true);
+  });
+
+  it('without the probe, a shell is ready at its prompt mark and quiet', () => {
+    const w = world({ hasCommandMarks: true, detectsInputWait: false });
+    w.source.lastParsedAt = 900;
+    w.at(1000);
+    assert.equal(w.readiness.isReady(), false);
+    w.source.promptMark = true;
+    w.at(1150);
+    assert.equal(w.readiness.isReady(), true);
+  });
+
+  it('an exited program is ready', () => {
+    const w = world();
+    w.source.status = 'exited';
+    assert.equal(w.readiness.isReady(), true);
+  });
+
+  it('the start-up window: input may go once it is over, ready or not', () => {
+    const w = world();
+    w.at(READY_TIMEOUT_MS - 1);
+    assert.equal(w.readiness.mayTakeInput(), false);
+    assert.equal(w.readiness.startupLeftMs(), 1);
+    w.at(READY_TIMEOUT_MS);
+    assert.equal(w.readiness.mayTakeInput(), true);
+    assert.equal(w.readiness.isReady(), false);
+  });
+
+  it('whenReady resolves on the event that makes it ready, or false when the window ends', async () => {
+    const w = world();
+    const pending = w.readiness.whenReady();
+    w.source.waiting = true;
+    w.emit();
+    assert.equal(await pending, true);
+    const late = world();
+    late.at(READY_TIMEOUT_MS);
+    assert.equal(await late.readiness.whenReady(), false);
+  });
+
+  it('whenReady rejects when cancelled', async () => {
+    const w = world();
+    const controller = new AbortController();
+    const pending = w.readiness.whenReady(controller.signal);
+    controller.abort();
+    await assert.rejects(pending, { code: 'CANCELLED' });
+  });
+
+  it('NOT_READY names the foreground process and says nothing was sent', () => {
+    const err = notReadyError('t3', 9500, { pid: 42, command: 'pyenv-rehash' });
+    assert.equal(err.code, 'NOT_READY');
+    assert.match(err.message, /pyenv-rehash \(pid 42\)/);
+    assert.match(err.message, /nothing was sent/);
+    assert.deepEqual(err.details, {
+      sessionId: 't3',
+      waitedMs: 9500,
+      foreground: { pid: 42, command: 'pyenv-rehash' },
+    });
+  });
+});
