@@ -1,15 +1,22 @@
 /**
  * Shutdown leaves nothing behind: stdin EOF, SIGINT, SIGTERM, SIGHUP and a broken stdout pipe
- * each close every session (processes that ignore hangup included) and end the server within 1 s.
+ * each close every session (processes that ignore hangup included), remove the sessions' private
+ * directories (shell history, shell start-up files) and end the server within 1 s.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { isAlive } from '../helpers/processes.js';
 import { EXIT_BOUND_MS, type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
 import { sleep } from '../helpers/wait.js';
 
-/** Starts two sessions, one of them ignoring hangup, and returns every pid they run. */
-async function startSessions(server: RawRpcServer): Promise<number[]> {
+/**
+ * Starts three sessions, two of them ignoring hangup and terminate (one an interactive bash, with
+ * its shell start-up files), and returns every pid they run.
+ */
+async function startSessions(server: RawRpcServer, home: string): Promise<number[]> {
   const pids: number[] = [];
   for (const command of ['sleep 600', `trap '' HUP INT TERM; sleep 601 & echo $!; wait`]) {
     const result = (await server.tool('terminal_start', {
@@ -17,14 +24,28 @@ async function startSessions(server: RawRpcServer): Promise<number[]> {
       login: false,
       settleMs: 300,
     })) as { structuredContent: { snapshot: { screen: string[] } } };
-    const listed = (await server.tool('terminal_list')) as {
-      structuredContent: { sessions: { pid: number }[] };
-    };
-    pids.push(...listed.structuredContent.sessions.map((s) => s.pid));
     const child = Number(result.structuredContent.snapshot.screen[0]);
     if (child) pids.push(child);
   }
+  const shell = (await server.tool('terminal_start', {
+    shell: 'bash',
+    login: false,
+    env: { HOME: home, PS1: '$ ' },
+  })) as { structuredContent: { sessionId: string } };
+  await server.tool('terminal_input', {
+    sessionId: shell.structuredContent.sessionId,
+    actions: [{ type: 'text', text: "trap '' HUP TERM\r" }],
+  });
+  const listed = (await server.tool('terminal_list')) as {
+    structuredContent: { sessions: { pid: number }[] };
+  };
+  pids.push(...listed.structuredContent.sessions.map((s) => s.pid));
   return [...new Set(pids)];
+}
+
+/** The sessions' private directories (shell history, shell start-up files) in `tmp`. */
+function privateDirs(tmp: string): string[] {
+  return readdirSync(tmp).filter((name) => /^agent-tty-(history|shell)-/.test(name));
 }
 
 const TRIGGERS: [string, (server: RawRpcServer) => void][] = [
@@ -44,20 +65,33 @@ const TRIGGERS: [string, (server: RawRpcServer) => void][] = [
   ],
 ];
 
+/** Starts a server in `tmp`, its sessions, shuts it down with `trigger`, and checks what is left. */
+async function shutDown(trigger: (server: RawRpcServer) => void, tmp: string): Promise<void> {
+  const server = await startRawRpcServer([], { TMPDIR: tmp });
+  const pids = await startSessions(server, join(tmp, 'home'));
+  assert.ok(pids.length >= 4, `sessions started: ${pids}`);
+  for (const pid of pids) assert.equal(isAlive(pid), true);
+  assert.equal(privateDirs(tmp).length, 4, `${privateDirs(tmp)}`);
+  const since = performance.now();
+  trigger(server);
+  const exit = await server.exited(since);
+  assert.ok(exit.afterMs < EXIT_BOUND_MS, `exited after ${Math.round(exit.afterMs)} ms`);
+  assert.equal(exit.signal, null, 'exited by itself, not killed');
+  await sleep(50);
+  for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} is gone`);
+  assert.deepEqual(privateDirs(tmp), [], 'no private directory is left');
+}
+
 describe('shutdown', () => {
   for (const [name, trigger] of TRIGGERS) {
-    it(`on ${name}: closes every session and exits within 1 s`, async () => {
-      const server = await startRawRpcServer();
-      const pids = await startSessions(server);
-      assert.ok(pids.length >= 3, `sessions started: ${pids}`);
-      for (const pid of pids) assert.equal(isAlive(pid), true);
-      const since = performance.now();
-      trigger(server);
-      const exit = await server.exited(since);
-      assert.ok(exit.afterMs < EXIT_BOUND_MS, `exited after ${Math.round(exit.afterMs)} ms`);
-      assert.equal(exit.signal, null, 'exited by itself, not killed');
-      await sleep(50);
-      for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} is gone`);
+    it(`on ${name}: closes every session, removes their private files and exits within 1 s`, async () => {
+      const tmp = mkdtempSync(join(tmpdir(), 'agent-tty-shutdown-'));
+      mkdirSync(join(tmp, 'home'));
+      try {
+        await shutDown(trigger, tmp);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
     });
   }
 });

@@ -65,9 +65,18 @@ export interface RawRpcServer {
  */
 export const EXIT_BOUND_MS = 1500;
 
-/** Starts dist/main.js with `args` and completes the initialize handshake. */
-export async function startRawRpcServer(args: string[] = []): Promise<RawRpcServer> {
-  const child = spawn(process.execPath, [SERVER, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Starts dist/main.js with `args`, `env` on top of this process's, and completes the initialize
+ * handshake.
+ */
+export async function startRawRpcServer(
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<RawRpcServer> {
+  const child = spawn(process.execPath, [SERVER, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const waiting = new Map<
     number,
     { sentAt: number; resolve: (reply: RpcReply) => void; reject: (err: Error) => void }
