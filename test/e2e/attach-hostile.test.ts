@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SERVER } from '../helpers/paths.js';
 import { type Harness, startServer } from '../helpers/server.js';
-import { type Snapshot, screenText } from '../helpers/tool-calls.js';
+import { screenText } from '../helpers/tool-calls.js';
 import { sleep, waitUntil } from '../helpers/wait.js';
 
 const BASH = 'bash --norc --noprofile';
@@ -185,19 +185,60 @@ describe('the attach socket under attack', () => {
     await waitUntil(c.closed, 'closed after the request timeout', 4000);
   });
 
-  it('refuses input on a read-only attachment, whatever the client sends', async () => {
-    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+  it('refuses input on a read-only attachment, whatever the client sends, with one notice', async () => {
+    const file = join(dir, 'read-only-received');
+    // Records every byte it is sent.
+    const { id } = await h.start({
+      command: `stty raw -echo; printf R; exec cat > ${file}`,
+      login: false,
+    });
+    await h.waitFor(id, (s) => screenText(s).includes('R'));
     const c = await raw(path);
     c.send({ type: 'attach', sessionId: id, readOnly: true, cols: 80, rows: 24 });
     await c.waitFor((m) => m.type === 'frame', 'a frame');
-    c.send({ type: 'input', data: 'echo read-only-breach\r' });
+    for (let i = 0; i < 5; i++) c.send({ type: 'input', data: `breach ${i}\r` });
     const notice = await c.waitFor((m) => m.type === 'notice', 'a notice');
     assert.match(String(notice.message), /read-only/);
     await sleep(300);
-    const reply = await h.call('terminal_snapshot', { sessionId: id });
-    assert.doesNotMatch(screenText(reply.data.snapshot as Snapshot), /read-only-breach/);
+    c.send({ type: 'input', data: 'breach later\r' });
+    // A resize redraws: once its frame is here, the input before it has been handled.
+    const frames = () => c.lines().filter((m) => m.type === 'frame').length;
+    const drawn = frames();
+    c.send({ type: 'size', cols: 81, rows: 24 });
+    await waitUntil(() => frames() > drawn, 'the frame after the resize');
+    const notices = c.lines().filter((m) => m.type === 'notice');
+    assert.equal(notices.length, 1, `notices for six messages: ${JSON.stringify(notices)}`);
+    assert.equal(c.closed(), false, 'the watcher stays attached');
+    const reply = await h.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
     assert.equal(reply.data.personTyped, undefined);
+    // An attachment that may type gets through, so nothing of the read-only one is on its way.
+    const typer = await attachRaw(path, id);
+    typer.send({ type: 'input', data: 'typed' });
+    await waitUntil(() => readFileSync(file, 'utf8').endsWith('typed'), 'the input typed');
+    assert.equal(readFileSync(file, 'utf8'), 'typed', 'the program got only what was typed');
     c.socket.destroy();
+    typer.socket.destroy();
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it('refuses an input message over 16 KiB, sending none of it; one of 16 KiB goes through', async () => {
+    const file = join(dir, 'input-received');
+    const { id } = await h.start({
+      command: `stty raw -echo; printf R; exec cat > ${file}`,
+      login: false,
+    });
+    await h.waitFor(id, (s) => screenText(s).includes('R'));
+    const c = await attachRaw(path, id);
+    const limit = 16 * 1024;
+    c.send({ type: 'input', data: 'a'.repeat(limit) });
+    await waitUntil(() => readFileSync(file, 'utf8').length === limit, 'the 16 KiB received');
+    c.send({ type: 'input', data: 'b'.repeat(limit + 1) });
+    const end = await c.waitFor((m) => m.type === 'end', 'an end');
+    assert.equal(end.reason, 'error');
+    assert.match(String(end.message), /not an attach protocol message \(.*16384/);
+    await waitUntil(c.closed, 'closed');
+    await h.call('terminal_list');
+    assert.equal(readFileSync(file, 'utf8'), 'a'.repeat(limit), 'nothing of the refused message');
     await h.call('terminal_close', { sessionId: id });
   });
 
@@ -236,6 +277,40 @@ describe('the attach socket under attack', () => {
     c.send({ type: 'list' });
     const listed = await c.waitFor((m) => m.type === 'server', 'a listing');
     assert.equal(listed.pid, h.pid);
+  });
+
+  it('serves on with 70 idle connections: 32 held, the rest refused or dropped, none kept', {
+    skip: process.platform === 'linux' ? false : 'reads /proc',
+  }, async (t) => {
+    // The server's end of each connection it holds is listed under the socket's path.
+    const held = () =>
+      readFileSync('/proc/net/unix', 'utf8')
+        .split('\n')
+        .filter((line) => line.endsWith(` ${path}`)).length - 1;
+    await waitUntil(() => held() === 0, 'the connections of earlier tests closed');
+    const idle = await Promise.all(
+      Array.from({ length: 70 }, () => raw(path).catch(() => undefined)),
+    );
+    const gone = () => idle.filter((c) => c === undefined || c.closed());
+    await waitUntil(() => gone().length >= 38, 'the connections past the limit closed');
+    await waitUntil(() => held() === 32, '32 connections held by the server');
+    assert.equal(idle.length - gone().length, 32, 'connections open');
+    // Refused with the line (at most 32 such refusals at once) or closed without one.
+    const line = {
+      type: 'end',
+      reason: 'error',
+      message: `agent-tty server ${h.pid} has 32 attach connections open, its limit; detach one and try again`,
+    };
+    const told = gone().filter((c) => c !== undefined && c.lines().length > 0);
+    for (const c of told) assert.deepEqual(c?.lines(), [line]);
+    assert.ok(told.length >= 1, 'a refusal says why');
+    t.diagnostic(`${told.length} of ${gone().length} refused with the line, the rest dropped`);
+    assert.equal((await h.call('terminal_list')).isError, false, 'the tools answer meanwhile');
+    for (const c of idle) c?.socket.destroy();
+    await waitUntil(() => held() === 0, 'the server keeps no connection');
+    const c = await raw(path);
+    c.send({ type: 'list' });
+    assert.equal((await c.waitFor((m) => m.type === 'server', 'a listing')).pid, h.pid);
   });
 
   it("never puts a person's keystrokes between the actions of an agent's batch", async () => {

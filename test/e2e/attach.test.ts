@@ -35,6 +35,46 @@ function resolved(view: View, rows: number) {
   };
 }
 
+/** A pattern written with `ESC` for the escape character (a regular expression literal may not hold it). */
+function withEsc(source: string, flags = ''): RegExp {
+  return new RegExp(source.replaceAll('ESC', '\x1b'), flags);
+}
+
+/**
+ * Every escape sequence and control character in what a person's terminal was sent, as written
+ * (line ends aside): CSI sequences, strings (OSC ended by BEL or ST; DCS, SOS, PM, APC by ST),
+ * other escapes, and lone controls, C1 included.
+ */
+function terminalControls(output: string): string[] {
+  const pattern = withEsc(
+    [
+      String.raw`ESC\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]`,
+      String.raw`ESC\][^\x07ESC]*(?:\x07|ESC\\)?`,
+      String.raw`ESC[PX^_][\s\S]*?(?:ESC\\|$)`,
+      String.raw`ESC[\x20-\x2f]*[\x30-\x7e]?`,
+      String.raw`[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]`,
+    ].join('|'),
+    'g',
+  );
+  return output.match(pattern) ?? [];
+}
+
+/**
+ * What the person's terminal may be sent (spec/attach.md): the frames' own sequences (a
+ * synchronized update, the cursor hidden and shown, rows placed, cleared and drawn with SGR and
+ * the moves and erases @xterm/addon-serialize draws a row with, the status line with autowrap
+ * off, the keyboard and mouse modes), and the attach command's alternate screen and saved title.
+ */
+const PERSON_TERMINAL_SEQUENCES = [
+  String.raw`ESC\[\?(?:2026|25|7|1|2004|1004|9|1000|1002|1003|1005|1006|1015|1016|1049)[hl]`,
+  'ESC[=>]',
+  String.raw`ESC\[(?:\d+;\d+)?H`,
+  String.raw`ESC\[2[JK]`,
+  String.raw`ESC\[[\d;:]*m`,
+  String.raw`ESC\[\d*[ABCDX]`,
+  String.raw`ESC\[2[23];0t`,
+].map((source) => withEsc(`^${source}$`));
+
 /** Waits for the attach socket of server `pid` in `dir`/sockets. */
 function socketOf(dir: string, pid: number): Promise<void> {
   return waitUntil(() => {
@@ -292,6 +332,47 @@ describe('agent-tty attach', () => {
     w.type('y\r');
     await h.waitFor(id, (s) => /^answer: y$/m.test(screenText(s)));
     assert.equal(await w.exited, 0);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
+  it("lets a hostile program's output reach the person's terminal only as frame sequences", {
+    skip: needsPython,
+  }, async () => {
+    const { id } = await h.start({ command: BASH, cols: 80, rows: 24, login: false });
+    const w = watch([id], 80, 25);
+    await w.waitForText(/\$|#/);
+    // Run while watched: a reset, clipboard, title, hyperlink, DCS, APC, PM, SOS, queries,
+    // window operations and modes left on, then END in red, on either screen.
+    for (const screen of ['alternate', 'normal']) {
+      const command = fixtureCommand('hostile.py', 'attach', screen);
+      await h.input(
+        id,
+        [
+          { type: 'text', text: `${command}\r` },
+          { type: 'wait', pattern: '^END$' },
+        ],
+        { settleMs: 0 },
+      );
+      await w.waitForText(/^END$/m);
+      const prompt = { type: 'wait', pattern: '[$#] $' };
+      await h.input(id, [{ type: 'text', text: 'q' }, prompt], { settleMs: 0 });
+    }
+    w.type('\x1c');
+    assert.equal(await w.exited, 0);
+    const output = w.output();
+    const title = `\x1b]2;agent-tty attach ${id} · Ctrl-\\ detaches\x07`;
+    const stray = terminalControls(output).filter(
+      (c) => c !== title && !PERSON_TERMINAL_SEQUENCES.some((allowed) => allowed.test(c)),
+    );
+    assert.deepEqual(
+      [...new Set(stray)].map((c) => JSON.stringify(c)),
+      [],
+    );
+    // The modes the program left on reach the person as a frame sets them, and END in its red.
+    for (const mode of ['\x1b[?1h', '\x1b=', '\x1b[?2004h', '\x1b[?1004h', '\x1b[?1006h']) {
+      assert.ok(output.includes(mode), `the frames set ${JSON.stringify(mode)}`);
+    }
+    assert.match(output, withEsc(String.raw`ESC\[[\d;]*31[\d;]*mEND`));
     await h.call('terminal_close', { sessionId: id });
   });
 

@@ -1,12 +1,13 @@
 /**
  * Faults, each with its defined outcome (issue 7): a program killed by a signal, a program that
- * closes its terminal but keeps running, spawn failures, the client vanishing mid-wait, a request
+ * closes its terminal but keeps running, spawn failures (no session, and none of the private
+ * directories made for it, is left), the client vanishing mid-wait, a request
  * cancelled mid-batch, a second close, and a close during a running batch. A broken stdout pipe is
  * shutdown.test.ts's. Contract: spec/tools.md (terminal_start, terminal_input, terminal_close,
  * Guarantees) and spec/errors.md.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -35,9 +36,15 @@ async function listed(h: Harness, id: string) {
 describe('faults', () => {
   let h: Harness;
   let dir: string;
+  /** The server's temporary directory, where sessions' private directories go. */
+  let tmp: string;
+  /** The sessions' private directories (shell history, shell start-up files) there now. */
+  const privateDirs = () => readdirSync(tmp).filter((n) => /^agent-tty-(history|shell)-/.test(n));
   before(async () => {
-    h = await startServer();
     dir = mkdtempSync(join(tmpdir(), 'agent-tty-faults-'));
+    tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    h = await startServer({ env: { TMPDIR: tmp } });
   });
   after(async () => {
     await h.close();
@@ -115,6 +122,8 @@ describe('faults', () => {
     ['a shell not on PATH', () => ({ command: 'true', shell: 'no-such-shell-agent-tty' })],
     ['a shell that is not executable', () => ({ command: 'true', shell: join(dir, 'file') })],
     ['a shell that is a directory', () => ({ command: 'true', shell: dir })],
+    // An interactive shell gets its history and start-up files before it is spawned.
+    ['an interactive shell in a missing cwd', () => ({ shell: 'bash', cwd: join(dir, 'missing') })],
     // Linux's limit on one argument or environment entry (128 KiB with 4 KiB pages).
     ...(process.platform === 'linux'
       ? ([
@@ -127,15 +136,21 @@ describe('faults', () => {
       : []),
   ];
   for (const [name, args] of SPAWN_FAILURES) {
-    it(`fails with SPAWN_FAILED and leaves no session for ${name}`, async () => {
+    it(`fails with SPAWN_FAILED and leaves no session or private file for ${name}`, async () => {
       writeFileSync(join(dir, 'file'), 'not a directory, not executable\n');
       const before = (await h.call('terminal_list')).data.sessions ?? [];
+      const dirsBefore = privateDirs();
       const reply = await h.call('terminal_start', { login: false, ...args() });
       assert.equal(reply.data.error?.code, 'SPAWN_FAILED', reply.text);
       assert.equal(reply.data.sessionId, undefined);
       assert.equal(reply.data.snapshot, undefined);
       const after = (await h.call('terminal_list')).data.sessions ?? [];
       assert.deepEqual(after, before, 'no session was added');
+      assert.deepEqual(
+        privateDirs().filter((d) => !dirsBefore.includes(d)),
+        [],
+        'no private directory was left',
+      );
       const ok = await h.start({ command: 'true', ...SH });
       assert.equal((await h.call('terminal_close', { sessionId: ok.id })).data.closed, true);
     });

@@ -249,6 +249,36 @@ describe('guarantees', () => {
     assert.deepEqual(list.data.sessions, []);
   });
 
+  it('lets exactly eight of 20 starts racing at the limit through; the rest spawn nothing', {
+    skip: linuxOnly,
+  }, async () => {
+    assert.deepEqual((await h.call('terminal_list')).data.sessions, []);
+    const live = () => childPids(h.pid).filter(isAlive);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        h.call('terminal_start', { command: 'sleep 30', login: false, settleMs: 0 }),
+      ),
+    );
+    const started = replies.filter((r) => !r.isError).map((r) => r.data.sessionId as string);
+    const refused = replies.filter((r) => r.data.error?.code === 'SESSION_LIMIT');
+    assert.equal(started.length, 8, replies.map((r) => r.text.split('\n')[0]).join('\n'));
+    assert.equal(refused.length, 12);
+    assert.equal(new Set(started).size, 8, 'eight ids');
+    const sessions = (await h.call('terminal_list')).data.sessions ?? [];
+    assert.deepEqual(sessions.map((s) => s.sessionId).sort(), [...started].sort());
+    const pids = sessions.map((s) => s.pid as number);
+    assert.deepEqual(live().sort(), [...pids].sort(), 'a process for each session, no more');
+    const closed = await Promise.all(
+      started.map((sessionId) => h.call('terminal_close', { sessionId })),
+    );
+    assert.deepEqual(
+      closed.map((r) => r.data.closed),
+      started.map(() => true),
+    );
+    assert.deepEqual(live(), [], 'nothing is left running');
+    for (const pid of pids) assert.deepEqual(sessionPids(pid), []);
+  });
+
   it('refuses a result over 8 MiB with RESULT_TOO_LARGE and stays usable', async () => {
     // Every cell of a 500x200 screen in its own colours, and 2000 lines of history.
     const script = [

@@ -231,6 +231,78 @@ describe('stdio JSON-RPC', () => {
     await server.tool('terminal_close', { sessionId: id });
   });
 
+  it('frames lines as the spec says: CRLF, a character split across reads, 10 MiB exactly and one byte past, batches, "8" apart from 8', {
+    timeout: 60_000,
+  }, async () => {
+    const write = (text: string | Buffer) => server.child.stdin.write(text);
+    const reply = async (id: unknown) => (await strayCount(server, (r) => r.id === id, 1))[0];
+    // A line ended by CRLF is a line.
+    write('{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n');
+    assert.deepEqual((await reply('crlf'))?.result, {});
+    // A character cut between two reads is decoded whole: the error quotes the id it was sent.
+    const line = Buffer.from(
+      '{"jsonrpc":"2.0","id":"utf8","method":"tools/call","params":{"name":"terminal_snapshot","arguments":{"sessionId":"é€😀"}}}\n',
+    );
+    const cut = line.indexOf(Buffer.from('😀')) + 2;
+    write(line.subarray(0, cut));
+    await sleep(100);
+    write(line.subarray(cut));
+    const text = JSON.stringify((await reply('utf8'))?.result);
+    assert.match(text, /session \\"é€😀\\" not found/);
+    // The line limit is 10 MiB of UTF-8, the newline aside: that much is read, a byte more is not.
+    const padded = (id: string, bytes: number) => {
+      const head = `{"jsonrpc":"2.0","id":"${id}","method":"ping","params":{"pad":"`;
+      return `${head}${'x'.repeat(bytes - head.length - 3)}"}}\n`;
+    };
+    for (const [id, bytes] of [
+      ['under', 10 * MiB - 1],
+      ['exact', 10 * MiB],
+      ['over', 10 * MiB + 1],
+    ] as const) {
+      const message = padded(id, bytes);
+      assert.equal(Buffer.byteLength(message), bytes + 1);
+      write(message);
+      const answer = await reply(id);
+      if (id === 'over') {
+        assert.equal(answer?.error?.code, -32600, JSON.stringify(answer));
+        assert.match(answer?.error?.message ?? '', /10 MiB line limit/);
+      } else assert.deepEqual(answer?.result, {}, `${id}: ${JSON.stringify(answer)}`);
+    }
+    // A batch is refused as a whole, and nothing in it runs.
+    write(
+      '[{"jsonrpc":"2.0","id":"in-batch","method":"tools/call","params":{"name":"terminal_start","arguments":{"command":"sleep 60"}}}]\n',
+    );
+    await strayCount(server, (r) => r.id === null && r.error?.code === -32600, 1);
+    // 8 and "8" are two ids: each is taken while the other is in flight, and cancelling "8"
+    // leaves 8 alone.
+    const id = await startCat(server);
+    while ((await server.request('ping')).id < 8);
+    const wait = (json: string) =>
+      `{"jsonrpc":"2.0","id":${json},"method":"tools/call","params":{"name":"terminal_input","arguments":{"sessionId":"${id}","actions":[{"type":"wait","durationMs":500}]}}}\n`;
+    write(wait('8'));
+    write(wait('"8"'));
+    server.notify('notifications/cancelled', { requestId: '8', reason: 'test' });
+    const eight = await reply(8);
+    assert.equal(eight?.error, undefined, JSON.stringify(eight));
+    assert.equal(eight?.result?.isError, undefined, JSON.stringify(eight));
+    await sleep(700);
+    assert.deepEqual(
+      strayReplies(server)
+        .filter((r) => r.id === 8 || r.id === '8' || r.id === 'in-batch')
+        .map((r) => r.id),
+      [8],
+      'one reply, to 8 only',
+    );
+    const listed = await server.tool('terminal_list', {});
+    const sessions = (listed.structuredContent?.sessions ?? []) as { sessionId: string }[];
+    assert.deepEqual(
+      sessions.map((s) => s.sessionId),
+      [id],
+      'the batch started nothing',
+    );
+    await server.tool('terminal_close', { sessionId: id });
+  });
+
   it('shows client-supplied ids and names safely in error texts (issue 13b)', async () => {
     const hostile = 't\u001b[31m\u202e9';
     const reply = await server.tool('terminal_snapshot', { sessionId: hostile });

@@ -5,7 +5,9 @@
  * with PATTERN_TIMEOUT instead of never.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { cpuTicks, linuxOnly, rssKiB } from '../helpers/processes.js';
 import {
   EXIT_BOUND_MS,
   type RawRpcServer,
@@ -43,6 +45,11 @@ async function timed(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** /proc/PID/status of `pid`. */
+function procStatus(pid: number): string {
+  return readFileSync(`/proc/${pid}/status`, 'utf8');
 }
 
 function call(server: RawRpcServer, name: string, args: Record<string, unknown>) {
@@ -86,9 +93,8 @@ describe('a catastrophically backtracking pattern', () => {
     server = await startRawRpcServer();
     sessionId = await startRowSession(server);
   });
-  after(() => {
-    server.child.kill('SIGKILL');
-  });
+  // Ended as a client ends it, so the session's private directory goes too (SIGKILL leaves it).
+  after(() => server.stop());
 
   it('in a terminal_snapshot find does not stall terminal_list and ends with PATTERN_TIMEOUT', async () => {
     await assertDoesNotStall(
@@ -121,6 +127,66 @@ describe('a catastrophically backtracking pattern', () => {
     );
     assert.ok(snapshot, `terminal_snapshot answered within ${AFTER_CANCEL_BOUND_MS} ms`);
     assert.equal(snapshot.result.isError, undefined);
+  });
+
+  it('leaves no worker running after 150 cancelled searches, and answers as quickly as before', {
+    skip: linuxOnly,
+  }, async (t) => {
+    const threads = () => Number(/Threads:\s+(\d+)/.exec(procStatus(server.pid))?.[1]);
+    // The idle pool is what an ordinary search leaves: the worker it used and a spare.
+    await call(server, 'terminal_snapshot', { sessionId, settleMs: 0, find: { pattern: 'a!' } });
+    await sleep(300);
+    const idle = { threads: threads(), rssKiB: rssKiB(server.pid) as number };
+    let peak = idle.threads;
+    let absorbedMs = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, threads());
+    }, 5);
+    try {
+      // Ten rounds of 15 (the transport runs 16 requests at once): each search is running or
+      // waiting for a worker when it is cancelled.
+      for (let round = 0; round < 10; round++) {
+        const ids = Array.from(
+          { length: 15 },
+          () =>
+            server.send('tools/call', {
+              name: 'terminal_snapshot',
+              arguments: { sessionId, settleMs: 0, find: { pattern: EVIL } },
+            }).id,
+        );
+        await sleep(20);
+        for (const requestId of ids) {
+          server.notify('notifications/cancelled', { requestId, reason: 'test' });
+        }
+      }
+      // Once the server has read it all (a ping answered behind it), every cancelled search's
+      // worker is stopped: the threads go back to the idle pool's.
+      const stormEnd = performance.now();
+      await server.request('ping');
+      const deadline = Date.now() + 20_000;
+      while (threads() > idle.threads && Date.now() < deadline) await sleep(50);
+      absorbedMs = performance.now() - stormEnd;
+      const list = await timed(call(server, 'terminal_list', {}), LIST_BOUND_MS);
+      assert.ok(list, `terminal_list answered within ${LIST_BOUND_MS} ms`);
+      const found = await timed(
+        call(server, 'terminal_snapshot', { sessionId, settleMs: 0, find: { pattern: 'a!$' } }),
+        CALL_BOUND_MS,
+      );
+      assert.ok(found, `a search answered within ${CALL_BOUND_MS} ms`);
+      assert.equal(found.result.isError, undefined, JSON.stringify(found.result));
+    } finally {
+      clearInterval(sampler);
+    }
+    const cpu = cpuTicks(server.pid);
+    await sleep(1000);
+    const busy = cpuTicks(server.pid) - cpu;
+    const rss = rssKiB(server.pid) as number;
+    t.diagnostic(
+      `threads ${idle.threads} idle, ${peak} at most, back ${absorbedMs.toFixed(0)} ms after the last cancel; RSS ${idle.rssKiB} -> ${rss} KiB; ${busy} ticks of CPU in the second after`,
+    );
+    assert.ok(threads() <= idle.threads, `${threads()} threads, ${idle.threads} before`);
+    assert.ok(busy <= 20, `the server used ${busy} ticks of CPU in the second after`);
+    assert.ok(rss - idle.rssKiB < 64 * 1024, `RSS grew by ${rss - idle.rssKiB} KiB`);
   });
 
   it('ordinary patterns still match, with ignoreCase', async () => {

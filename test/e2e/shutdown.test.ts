@@ -54,11 +54,12 @@ async function startWithSessions(): Promise<Started> {
   const pids: number[] = [];
   const starts = [
     { shell: '/bin/bash', login: false },
-    { command: 'sleep 600', login: false },
+    // Prints nothing: read at once, not after the start-up window a silent program waits out.
+    { command: 'sleep 600', login: false, settleMs: 0 },
     { command: `trap '' HUP INT TERM; sleep 601 & echo $!; wait`, login: false },
   ];
   for (const args of starts) {
-    const result = await server.tool('terminal_start', { ...args, settleMs: 300 });
+    const result = await server.tool('terminal_start', { settleMs: 300, ...args });
     assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
     const screen = (result.structuredContent as { snapshot: { screen: string[] } }).snapshot.screen;
     if ('command' in args && args.command.includes('echo $!')) pids.push(Number(screen[0]));

@@ -16,11 +16,17 @@ export function which(program: string): string | undefined {
   return undefined;
 }
 
-/** The interpreter itself: version-manager shims wrap it in a shell that dies of Ctrl+C. */
+let interpreter: string | undefined;
+
+/**
+ * The interpreter itself: version-manager shims wrap it in a shell that dies of Ctrl+C. Asked
+ * once per test process: through a shim the question takes 0.3 s, and seconds on a busy machine.
+ */
 export function python(): string {
-  return execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+  interpreter ??= execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
     encoding: 'utf8',
   }).trim();
+  return interpreter;
 }
 
 /** A node:test `skip` value: false when python3 is installed, else the reason. */
