@@ -4,15 +4,15 @@
  * holds open; everything written before it comes out of the master first, so once the marker is
  * read back (and removed from the stream), all earlier output has been passed on. It serves input
  * waits (barrier()) and the exit drain: after the program is gone, the exit is reported only once
- * the marker is back or its deadline passed, and node-pty's late destroy of its read stream waits
- * for that. No PTY here: the adapter (spawn.ts) feeds output in and lends the slave descriptor.
+ * the marker is back or the drain's deadline passed (drain-deadline.ts: counted in turns of the
+ * event loop, not wall time), and node-pty's late destroy of its read stream waits for that. No
+ * PTY here: the adapter (spawn.ts) feeds output in and lends the slave descriptor.
  */
+import { DRAIN_TICK_MS, DrainDeadline } from './drain-deadline.js';
 import { createDrainMarker, type DrainMarker } from './drain-marker.js';
 import { NODE_TIMERS, type Timers, type WriteSync } from './input-writer.js';
 
-/** After the exit, how long to wait for the drain marker before giving up on it. */
-export const DRAIN_TIMEOUT_MS = 400;
-/** Default wait for a barrier's marker to come back. */
+/** Default wait for a barrier's marker to come back (input waits; not the exit drain). */
 export const BARRIER_TIMEOUT_MS = 250;
 /** Retry of a marker write the terminal could not take (its output buffer is full). */
 export const MARKER_RETRY_MS = 2;
@@ -42,6 +42,8 @@ export class OutputBarrier {
   private _disposed = false;
   /** The program is gone and its last output is still being read. */
   private _draining = false;
+  /** When the exit drain gives up, fed with the output read while it runs. */
+  private _drainDeadline: DrainDeadline | undefined;
   /** node-pty's destroy of the read stream, held back while draining. */
   private _heldDestroy: (() => void) | undefined;
   private readonly _timers: Timers;
@@ -58,6 +60,7 @@ export class OutputBarrier {
 
   /** Output read from the master: passed on with markers removed; a marker seen ends its barrier. */
   onOutput(chunk: Uint8Array): void {
+    this._drainDeadline?.output(chunk.length);
     let rest = chunk;
     while (rest.length > 0) {
       const head = this._markers[0];
@@ -79,25 +82,25 @@ export class OutputBarrier {
    * when the slave side is closed.
    */
   barrier(timeoutMs = BARRIER_TIMEOUT_MS): Promise<boolean> {
-    const fd = this._slaveFd;
-    if (fd === undefined || this._disposed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const pending: PendingMarker = { marker: this._createMarker(), resolve, written: 0 };
-      this._markers.push(pending);
-      pending.timer = this._timers.set(() => this._settle(pending, false), timeoutMs);
-      this._writeMarker(pending, fd);
-    });
+    return this._startBarrier((pending) =>
+      this._timers.set(() => this._settle(pending, false), timeoutMs),
+    );
   }
 
   /**
    * The program is gone: a last barrier, and once it is settled the slave is let go (the master
    * then sees the hangup, and node-pty reports the exit at once instead of after 200 ms) and a
-   * read-stream destroy held meanwhile goes ahead.
+   * read-stream destroy held meanwhile goes ahead. Its deadline (drain-deadline.ts) is counted
+   * in turns of the event loop: 20 ticks in a row with nothing read (at least 400 ms), 1 MiB
+   * read since the exit (a surviving process still printing), or 250 ticks (at least 5 s).
    */
-  drainAfterExit(timeoutMs = DRAIN_TIMEOUT_MS): void {
+  drainAfterExit(): void {
     this._draining = true;
-    void this.barrier(timeoutMs).then(() => {
+    const deadline = new DrainDeadline();
+    this._drainDeadline = deadline;
+    void this._startBarrier((pending) => this._drainTick(pending, deadline)).then(() => {
       this._draining = false;
+      this._drainDeadline = undefined;
       this.closeSlave();
       this._releaseHeldDestroy();
     });
@@ -139,6 +142,26 @@ export class OutputBarrier {
     this.settleAll();
     this.closeSlave();
     this._releaseHeldDestroy();
+  }
+
+  /** Writes a new marker and waits for it; `deadline` arms its deadline and returns the timer. */
+  private _startBarrier(deadline: (pending: PendingMarker) => unknown): Promise<boolean> {
+    const fd = this._slaveFd;
+    if (fd === undefined || this._disposed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const pending: PendingMarker = { marker: this._createMarker(), resolve, written: 0 };
+      this._markers.push(pending);
+      pending.timer = deadline(pending);
+      this._writeMarker(pending, fd);
+    });
+  }
+
+  /** The exit drain's next tick: settles its barrier when the deadline says to stop waiting. */
+  private _drainTick(pending: PendingMarker, deadline: DrainDeadline): unknown {
+    return this._timers.set(() => {
+      if (deadline.tick() === undefined) pending.timer = this._drainTick(pending, deadline);
+      else this._settle(pending, false);
+    }, DRAIN_TICK_MS);
   }
 
   /**

@@ -82,9 +82,7 @@ describe('nothing printed is lost', { timeout: 600_000 }, () => {
   it('loses nothing on a machine whose CPUs are busy', async () => {
     // Busy loops on every core slow the server's reads past node-pty's 200 ms grace after it
     // reaps a program: the drain must not depend on being quick.
-    const burners: ChildProcess[] = Array.from({ length: 6 }, () =>
-      spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
-    );
+    const stopBurners = startBusyLoops(6);
     try {
       const { lost, failures } = await runMany(
         h,
@@ -94,7 +92,95 @@ describe('nothing printed is lost', { timeout: 600_000 }, () => {
       );
       assert.equal(lost, 0, failures.join('\n---\n'));
     } finally {
-      for (const burner of burners) burner.kill('SIGKILL');
+      stopBurners();
     }
+  });
+});
+
+/** `count` busy loops (`node -e 'for (;;) {}'`); returns the function that ends them. */
+function startBusyLoops(count: number): () => void {
+  const loops: ChildProcess[] = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
+  return () => {
+    for (const loop of loops) loop.kill('SIGKILL');
+  };
+}
+
+describe('nothing printed is lost while the server is busy', { timeout: 300_000 }, () => {
+  // Two busy loops, and an agent reading a large screen with its scrollback again and again:
+  // each such read keeps the server's event loop busy for tens to hundreds of ms, and the
+  // terminal hands over its output about 4 KiB per turn of that loop, so the end of a program's
+  // output (up to 20 KiB the terminal holds when it exits) is read long after the exit. Each
+  // program fills the terminal's buffer and exits at once; RUNS of them run together.
+  const RUNS = 7;
+  const PROGRAMS = [
+    { command: 'exec seq 1 8000', count: 8_000 },
+    {
+      command: `exec bash -c 'for ((i = 1; i <= 5000; i++)); do printf "%d\\n" "$i"; done'`,
+      count: 5_000,
+    },
+    {
+      command: `exec ${python()} -c 'import sys; sys.stdout.write("".join(f"{i}\\n" for i in range(1, 8001)))'`,
+      count: 8_000,
+    },
+  ];
+  let h: Harness;
+  let stopLoops: () => void;
+  let wide: string;
+  before(async () => {
+    h = await startServer();
+    // A 500x200 screen over 2000 lines of scrollback, every row full of coloured text.
+    const fill = `awk 'BEGIN { for (i = 0; i < 2400; i++) { printf "\\033[3%dm", i % 8; for (j = 0; j < 83; j++) printf "%05d-", i; printf "\\033[0m\\n" } }'`;
+    const reply = await h.call('terminal_start', {
+      command: fill,
+      shell: '/bin/sh',
+      login: false,
+      cols: 500,
+      rows: 200,
+      waitForExit: true,
+    });
+    wide = reply.data.sessionId as string;
+    stopLoops = startBusyLoops(2);
+  });
+  after(async () => {
+    stopLoops();
+    await h.close();
+  });
+
+  it(`shows every line of ${RUNS} one-shot runs that end while big snapshots are read`, async () => {
+    let reading = true;
+    const reader = async () => {
+      while (reading) {
+        await h.call('terminal_snapshot', { sessionId: wide, scrollbackLines: 2000, settleMs: 0 });
+      }
+    };
+    const readers = [reader(), reader()];
+    const runs = Array.from({ length: RUNS }, async (_, k) => {
+      const program = PROGRAMS[k % PROGRAMS.length] as (typeof PROGRAMS)[number];
+      const reply = await h.call('terminal_start', {
+        command: program.command,
+        shell: '/bin/sh',
+        login: false,
+        cols: 80,
+        rows: 24,
+        waitForExit: true,
+        stopOnInput: false,
+        timeoutMs: 240_000,
+        autoClose: true,
+      });
+      const snap = reply.data.snapshot as Snapshot;
+      const rows = screenText(snap).split('\n');
+      // Lines 1..historyTotal scrolled off; the screen shows the rest.
+      const lines = snap.historyTotal + rows.length;
+      const whole = rows.at(-1) === String(program.count) && lines === program.count;
+      return snap.status === 'exited' && whole
+        ? undefined
+        : `${program.command}: ${snap.status}, ${lines} lines, the last "${rows.at(-1)}"`;
+    });
+    const lost = (await Promise.all(runs)).filter((r) => r !== undefined);
+    reading = false;
+    await Promise.all(readers);
+    assert.deepEqual(lost, [], `${lost.length} of ${RUNS} runs lost the end of their output`);
   });
 });

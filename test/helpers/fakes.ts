@@ -53,4 +53,18 @@ export class FakeTimers implements Timers {
     }
     this.now = end;
   }
+  /**
+   * The event loop was busy for `ms`: the clock jumps, then each timer that came due meanwhile
+   * fires once, late; timers they set count from the new time.
+   */
+  stall(ms: number): void {
+    this.now += ms;
+    const due = this._pending.filter((entry) => entry.at <= this.now).sort((a, b) => a.at - b.at);
+    for (const entry of due) {
+      const at = this._pending.indexOf(entry);
+      if (at === -1) continue;
+      this._pending.splice(at, 1);
+      entry.fn();
+    }
+  }
 }

@@ -10,6 +10,7 @@ import { TerminalError } from '../../src/errors.js';
 import { type PtyExit, spawnPty } from '../../src/pty/spawn.js';
 import { defaultTerminateDeps, terminateSession } from '../../src/pty/terminate.js';
 import { isAlive } from '../helpers/processes.js';
+import { python } from '../helpers/programs.js';
 import { sleep } from '../helpers/wait.js';
 
 interface Run {
@@ -167,5 +168,61 @@ describe('pty', () => {
     pty.dispose();
     assert.deepEqual(report.signals, ['SIGHUP']);
     assert.equal(isAlive(pty.pid), false);
+  });
+
+  it('reports the exit in bounded time while a process left behind keeps printing', {
+    skip: process.platform !== 'linux' && 'reads /proc',
+  }, async () => {
+    // A background `yes` that ignores the hangup outlives the shell and keeps the terminal full:
+    // the drain stops waiting once it has read 1 MiB since the exit (or at its cap).
+    let output = 0;
+    let exitedAt = 0;
+    const started = performance.now();
+    const pty = spawnPty(
+      {
+        file: '/bin/sh',
+        args: ['-c', `(trap '' HUP; exec yes) & echo started; exit 7`],
+        cwd: process.cwd(),
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color' },
+        cols: 80,
+        rows: 24,
+      },
+      {
+        onData: (chunk) => {
+          output += chunk.length;
+        },
+        onExit: () => {
+          exitedAt = performance.now();
+        },
+      },
+    );
+    try {
+      while (exitedAt === 0 && performance.now() - started < 15_000) await sleep(20);
+      assert.ok(exitedAt > 0, `the exit was reported (${output} bytes read)`);
+      assert.ok(exitedAt - started < 6000, `within the 5 s cap: ${exitedAt - started} ms`);
+    } finally {
+      await terminateSession(pty.pid, pty.ttyPath, {
+        hangupGraceMs: 100,
+        termGraceMs: 100,
+        killGraceMs: 1000,
+      });
+      pty.dispose();
+    }
+  });
+
+  it('delivers the last output and reports the exit when the output is stopped', {
+    timeout: 20_000,
+  }, async () => {
+    // The program stops the terminal's output (as XOFF would) and exits: the drain marker can
+    // never come back, so the drain ends after its quiet turns; what came before is delivered.
+    const started = performance.now();
+    const { output, exit } = await run(
+      `exec ${python()} -c 'import sys, termios; sys.stdout.write("last words\\n"); sys.stdout.flush(); termios.tcflow(1, termios.TCOOFF)'`,
+    );
+    const elapsed = performance.now() - started;
+    assert.ok(output.includes('last words'), JSON.stringify(output));
+    assert.deepEqual(exit, { exitCode: 0, signal: null });
+    // 20 quiet turns of at least 20 ms, well before the 5 s cap.
+    assert.ok(elapsed >= 400 && elapsed < 4000, `after the quiet turns: ${elapsed} ms`);
   });
 });

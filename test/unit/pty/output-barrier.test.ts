@@ -4,10 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  DRAIN_MAX_BYTES,
+  DRAIN_MAX_TICKS,
+  DRAIN_QUIET_TICKS,
+  DRAIN_TICK_MS,
+} from '../../../src/pty/drain-deadline.js';
 import { DrainMarker } from '../../../src/pty/drain-marker.js';
 import {
   BARRIER_TIMEOUT_MS,
-  DRAIN_TIMEOUT_MS,
   MARKER_RETRY_MS,
   OutputBarrier,
 } from '../../../src/pty/output-barrier.js';
@@ -193,17 +198,95 @@ describe('OutputBarrier exit drain', () => {
     );
   });
 
-  it('gives up after DRAIN_TIMEOUT_MS and lets the destroy go ahead', async () => {
+  it('keeps waiting through a busy event loop while the last output is still being read', async () => {
+    // The loop is busy for 300 ms at a time and reads one piece between: 1.5 s of wall time,
+    // but only a few turns, each of which read something.
     const t = setup();
     let destroyed = 0;
     t.barrier.drainAfterExit();
     t.barrier.holdDestroy(() => destroyed++);
-    t.timers.advance(DRAIN_TIMEOUT_MS - 1);
+    for (let k = 1; k <= 5; k++) {
+      t.timers.stall(300);
+      t.read(`piece ${k};`);
+    }
+    t.timers.stall(300);
     await peek(Promise.resolve());
-    assert.equal(destroyed, 0);
+    assert.deepEqual([destroyed, t.closed], [0, []], 'still draining');
+    t.read(`last${markerText(1)}`);
+    await peek(Promise.resolve());
+    assert.deepEqual([destroyed, t.closed], [1, [SLAVE_FD]]);
+    assert.equal(t.delivered.join(''), 'piece 1;piece 2;piece 3;piece 4;piece 5;last');
+  });
+
+  it('counts quiet in turns of the loop: late ticks with nothing read count once each', async () => {
+    const t = setup();
+    let destroyed = 0;
+    t.barrier.drainAfterExit();
+    t.barrier.holdDestroy(() => destroyed++);
+    for (let k = 1; k < DRAIN_QUIET_TICKS; k++) t.timers.stall(1000);
+    await peek(Promise.resolve());
+    assert.equal(destroyed, 0, `${DRAIN_QUIET_TICKS - 1} quiet turns, whatever their length`);
+    t.timers.stall(1000);
+    await peek(Promise.resolve());
+    assert.deepEqual([destroyed, t.closed], [1, [SLAVE_FD]]);
+  });
+
+  it('gives up after DRAIN_QUIET_TICKS ticks with nothing read, at least 400 ms', async () => {
+    const t = setup();
+    let destroyed = 0;
+    t.barrier.drainAfterExit();
+    t.barrier.holdDestroy(() => destroyed++);
+    t.timers.advance(DRAIN_TICK_MS * 10);
+    t.read('late words');
+    // The tick after the read counts it; the quiet ticks follow.
+    t.timers.advance(DRAIN_TICK_MS * (DRAIN_QUIET_TICKS + 1) - 1);
+    await peek(Promise.resolve());
+    assert.equal(destroyed, 0, 'output restarts the count');
     t.timers.advance(1);
     await peek(Promise.resolve());
     assert.deepEqual([destroyed, t.closed], [1, [SLAVE_FD]]);
+    assert.ok(DRAIN_TICK_MS * DRAIN_QUIET_TICKS >= 400);
+    assert.equal(t.timers.pending, 0, 'no tick is left behind');
+  });
+
+  it('gives up once DRAIN_MAX_BYTES were read since the exit (a process still printing)', async () => {
+    const t = setup();
+    let destroyed = 0;
+    t.barrier.drainAfterExit();
+    t.barrier.holdDestroy(() => destroyed++);
+    const piece = 'y'.repeat(64 * 1024);
+    for (let read = 0; read < DRAIN_MAX_BYTES; read += piece.length) {
+      t.read(piece);
+      t.timers.advance(DRAIN_TICK_MS);
+      await peek(Promise.resolve());
+      assert.equal(destroyed, read + piece.length < DRAIN_MAX_BYTES ? 0 : 1);
+    }
+    assert.deepEqual(t.closed, [SLAVE_FD]);
+  });
+
+  it('gives up after DRAIN_MAX_TICKS ticks however the output trickles, at least 5 s', async () => {
+    const t = setup();
+    let destroyed = 0;
+    t.barrier.drainAfterExit();
+    t.barrier.holdDestroy(() => destroyed++);
+    for (let tick = 1; tick <= DRAIN_MAX_TICKS; tick++) {
+      t.read('.');
+      t.timers.advance(DRAIN_TICK_MS);
+      await peek(Promise.resolve());
+      assert.equal(destroyed, tick < DRAIN_MAX_TICKS ? 0 : 1);
+    }
+    assert.ok(DRAIN_TICK_MS * DRAIN_MAX_TICKS >= 5000);
+  });
+
+  it('keeps retrying a marker the full terminal refuses until the drain gives up', async () => {
+    const t = setup({ writes: Array(10_000).fill('EAGAIN') });
+    let destroyed = 0;
+    t.barrier.drainAfterExit();
+    t.barrier.holdDestroy(() => destroyed++);
+    t.timers.advance(DRAIN_TICK_MS * DRAIN_QUIET_TICKS);
+    await peek(Promise.resolve());
+    assert.equal(destroyed, 1);
+    assert.equal(t.timers.pending, 0, 'no retry is left behind');
   });
 
   it('ends at once without a slave side', async () => {
