@@ -45,7 +45,7 @@ export class Watcher {
   ) {
     this._cols = size.cols;
     this._rows = size.rows;
-    this._leave = _session.presence.join();
+    this._leave = _session.presence.join(!_readOnly);
     this._unsubscribe = _session.subscribe(() => this._schedule());
     _socket.on('close', () => this._cleanUp());
     _socket.on('error', () => this._cleanUp());

@@ -12,25 +12,43 @@ export interface PresenceReport {
 
 export class Presence {
   private _watchers = 0;
+  private _typists = 0;
   private _typed = false;
+  private _typedCount = 0;
 
   get watchers(): number {
     return this._watchers;
   }
 
-  /** Counts one more watcher; the returned function (idempotent) counts it out. */
-  join(): () => void {
+  /** People attached now who may type (not read-only). */
+  get typists(): number {
+    return this._typists;
+  }
+
+  /** How many times a person has typed since the session started (never starts over). */
+  get typedCount(): number {
+    return this._typedCount;
+  }
+
+  /**
+   * Counts one more watcher (`canType`: attached with write access); the returned function
+   * (idempotent) counts it out.
+   */
+  join(canType = true): () => void {
     this._watchers++;
+    if (canType) this._typists++;
     let left = false;
     return () => {
       if (left) return;
       left = true;
       this._watchers--;
+      if (canType) this._typists--;
     };
   }
 
   markTyped(): void {
     this._typed = true;
+    this._typedCount++;
   }
 
   /** What to report now; the typed flag starts over. */

@@ -100,6 +100,7 @@ export class Session implements SettleSource {
   /** When the program is ready for input (session/readiness.ts). */
   readonly readiness: Readiness;
   private _outputBytes = 0;
+  private _hasSentInput = false;
 
   /** Spawns the program; throws SPAWN_FAILED and leaves nothing behind when it cannot. */
   constructor(
@@ -337,6 +338,11 @@ export class Session implements SettleSource {
     return this._inputMarkSeq;
   }
 
+  /** Whether any input (the agent's or a person's) has been sent to the program. */
+  get hasSentInput(): boolean {
+    return this._hasSentInput;
+  }
+
   /** The cursor's line in the one line numbering, and its column. */
   cursorLine(): { line: number; column: number } {
     return this._screen.cursorLine();
@@ -492,6 +498,7 @@ export class Session implements SettleSource {
   }
 
   private _deliver(data: Uint8Array): void {
+    this._hasSentInput = true;
     this._probe?.markInput();
     this._inputMarkSeq = this._screen.commandMarkSeq;
     this._pty.write(data);

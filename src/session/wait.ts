@@ -95,6 +95,9 @@ export async function waitForCondition(
   if (condition.kind === 'command') {
     // The command is placed among the marks that have arrived so far.
     await session.whenParsed();
+    if (!session.hasSentInput && !commandState(session.commandMarks).running) {
+      throw noCommandError();
+    }
     const after = commandAnchor(session);
     return waitUntil(session, async () => commandOutcome(session, after), { ...options, what });
   }
@@ -153,6 +156,18 @@ export function inputRequiredError(
     'INPUT_REQUIRED',
     `the program is waiting for input and ${unmet} (quiet for ${quietMs} ms); read the attached screen and answer what it asks with terminal_input, or pass stopOnInput:false to wait anyway`,
     { quietMs },
+  );
+}
+
+/**
+ * INVALID_ARGUMENT for a command wait with no command to wait for: nothing was ever typed into
+ * the shell and none runs (right after it started). Built only here.
+ */
+function noCommandError(): TerminalError {
+  return new TerminalError(
+    'INVALID_ARGUMENT',
+    'wait command:true has no command to wait for: nothing has been typed into this shell yet; send the command and Enter first, in the same batch before the wait (text, then key Enter, then the wait)',
+    {},
   );
 }
 
@@ -223,6 +238,11 @@ export function waitUntil(
     let isExpired = false;
     const tracker =
       options.stopOnInput && session.detectsInputWait ? new InputStopTracker(session) : undefined;
+    // A person who can type (attached with write access, or who typed since the wait began) is
+    // the one the program waits for: the wait goes on to its condition (a hand-over).
+    const typedAtStart = session.presence.typedCount;
+    const personAnswers = () =>
+      session.presence.typists > 0 || session.presence.typedCount !== typedAtStart;
     let isConfirming = false;
     /** Output chunks parsed when an input stop was confirmed: the next check decides. */
     let verdict: number | undefined;
@@ -267,7 +287,12 @@ export function waitUntil(
           if (isExpired) return run();
           if (verdict !== undefined) {
             const quietMs = tracker?.quietMs(performance.now()) ?? 0;
-            if (decides !== undefined && !isStale && session.parseCount === decides) {
+            if (
+              decides !== undefined &&
+              !isStale &&
+              session.parseCount === decides &&
+              !personAnswers()
+            ) {
               return finish({ reason: 'input', elapsedMs: elapsed(), quietMs });
             }
             if (decides !== undefined || verdict !== session.parseCount) {
@@ -302,6 +327,7 @@ export function waitUntil(
     /** Samples the program; once the stop is due, confirms it and has the next check decide. */
     const sampleInput = () => {
       if (done || !tracker || isConfirming || verdict !== undefined || isExpired) return;
+      if (personAnswers()) return tracker.reset();
       if (!tracker.observe(performance.now())) return;
       isConfirming = true;
       const parses = session.parseCount;

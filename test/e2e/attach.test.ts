@@ -503,7 +503,7 @@ describe('agent-tty attach', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('hands a password prompt to a person: the agent sees the answer, never the password', {
+  it('hands a password prompt to a person: the agent waits for the exit as it types, and sees the answer, never the password', {
     skip: needsPython,
   }, async () => {
     const replies: ToolReply[] = [];
@@ -523,8 +523,16 @@ describe('agent-tty attach', () => {
     }
     const w = watch([id]);
     await w.waitForText(/Password:/);
+    // The agent's ordinary wait for the exit, with a person attached who may type: it does not
+    // end at once as "waiting for input" (the program waits for the person), but with the exit.
+    const waiting = h.input(id, [{ type: 'wait', exit: true, timeoutMs: 20_000 }]);
+    await sleep(1500);
     w.type('hunter2\r');
-    replies.push(await h.input(id, [{ type: 'wait', pattern: '^ok \\d+$', timeoutMs: 10_000 }]));
+    const answered = await waiting;
+    replies.push(answered);
+    assert.equal(answered.isError, false, answered.text);
+    assert.equal(answered.data.personTyped, true, answered.text);
+    assert.equal(answered.data.snapshot?.exitCode, 0);
     const done = await h.waitFor(id, (s) => s.status === 'exited');
     assert.match(screenText(done), /^ok 7$/m);
     replies.push(await h.call('terminal_snapshot', { sessionId: id, scrollbackLines: 100 }));

@@ -147,6 +147,17 @@ describe('command marks', () => {
     });
   }
 
+  it('a wait before anything was typed says there is no command to wait for', {
+    skip: skipUnless('bash'),
+  }, async () => {
+    const id = await startShell(CASES[0] as (typeof CASES)[number]);
+    const reply = await h.input(id, [{ type: 'wait', command: true, timeoutMs: 5000 }]);
+    const error = assertToolError(reply, 'INVALID_ARGUMENT');
+    assert.match(error.message, /no command to wait for: nothing has been typed/);
+    assert.equal(reply.data.inputSent, false);
+    await h.call('terminal_close', { sessionId: id });
+  });
+
   it('a wait alone reports the command an earlier call typed, finished or not', {
     skip: needsBash,
   }, async () => {
