@@ -19,15 +19,30 @@ export interface Harness extends ToolCalls {
   close(): Promise<void>;
 }
 
-/** Starts dist/main.js with `args`, `env` on top of this process's, in `cwd`, and connects. */
+/**
+ * Starts dist/main.js with `args`, `env` on top of this process's, in `cwd`, and connects.
+ * `launcher` (a program and its first arguments) starts the server instead of node itself, with
+ * node, dist/main.js and `args` as its last arguments: e.g. a shell that opens a descriptor first.
+ */
 export async function startServer(
-  options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    cwd?: string;
+    launcher?: readonly string[];
+  } = {},
 ): Promise<Harness> {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
   let stderr = '';
+  const [command, ...launcherArgs] = options.launcher ?? [process.execPath];
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SERVER, ...(options.args ?? [])],
+    command: command as string,
+    args: [
+      ...launcherArgs,
+      ...(options.launcher ? [process.execPath] : []),
+      SERVER,
+      ...(options.args ?? []),
+    ],
     env: { ...(process.env as Record<string, string>), ...options.env },
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     stderr: 'pipe',
