@@ -45,11 +45,16 @@ function packTarball() {
   return { tarball, detail: `${name}, ${entries.length} files` };
 }
 
-/** npm install -g into `prefix`, run by `node` (first on PATH, so node-gyp builds for it). */
-function installGlobally(tarball, node, prefix) {
+/**
+ * npm install -g into `prefix`, run by `node` (first on PATH, so node-gyp builds for it), as
+ * README says, or with `--ignore-scripts` (no script runs, nothing is compiled).
+ */
+function installGlobally(tarball, node, prefix, { ignoreScripts = false } = {}) {
   // npm's strict-allow-scripts preflight fails with ENOENT if <prefix>/lib does not exist yet.
   mkdirSync(join(prefix, 'lib'), { recursive: true });
-  const flags = ['--allow-scripts=node-pty', '--strict-allow-scripts', '--no-audit', '--no-fund'];
+  const flags = ignoreScripts
+    ? ['--ignore-scripts', '--no-audit', '--no-fund']
+    : ['--allow-scripts=node-pty', '--strict-allow-scripts', '--no-audit', '--no-fund'];
   run('npm', ['install', '-g', '--prefix', prefix, ...flags, tarball], { env: node.env });
   const [loaded] = ptyModules(prefix);
   if (!loaded) throw new Error('node-pty has no native module (not built, no prebuild)');
@@ -64,8 +69,8 @@ function installGlobally(tarball, node, prefix) {
 }
 
 /**
- * node-pty's native modules in an install, in the order node-pty tries them: Linux compiles
- * build/Release, macOS uses the prebuild.
+ * node-pty's native modules in an install, in the order node-pty tries them: the prebuild where
+ * node-pty ships one (Linux x64 and arm64 with glibc, macOS), build/Release where it compiled.
  */
 function ptyModules(prefix) {
   const root = join(prefix, 'lib/node_modules', PKG.name, 'node_modules/node-pty');
@@ -195,6 +200,19 @@ async function main() {
     return node.version;
   });
   if (node24) await smokeNode(tarball, node24, join(work, 'prefix-24'));
+
+  await check(`node ${here.version}: npm install -g --ignore-scripts`, async () => {
+    const prefixNoScripts = join(work, 'prefix-no-scripts');
+    let installed;
+    try {
+      installed = installGlobally(tarball, here, prefixNoScripts, { ignoreScripts: true });
+    } catch (err) {
+      // Where node-pty ships no binary (musl, other CPUs) it must be compiled by its script.
+      if (/no native module/.test(err.message)) throw new Skip(err.message);
+      throw err;
+    }
+    return `${installed.detail}; ${await checkSession(installed.bin, here.env)}`;
+  });
 
   if (!bin) return;
   let node18;

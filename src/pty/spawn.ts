@@ -10,6 +10,7 @@ import { constants as osConstants } from 'node:os';
 import * as nodePty from 'node-pty';
 import { LIMITS } from '../config.js';
 import { TerminalError } from '../errors.js';
+import { spawnAboveOpenDescriptors } from './descriptor-gaps.js';
 import { InputWriter, type TerminalFd } from './input-writer.js';
 import { OutputBarrier } from './output-barrier.js';
 import { ensureSpawnHelper } from './spawn-helper.js';
@@ -89,14 +90,17 @@ export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   const helperProblem = ensureSpawnHelper();
   let pty: nodePty.IPty;
   try {
-    pty = nodePty.spawn(options.file, [...options.args], {
-      name,
-      cols: options.cols,
-      rows: options.rows,
-      cwd: options.cwd,
-      env,
-      encoding: null,
-    });
+    // The program inherits none of the server's descriptors (see descriptor-gaps.ts).
+    pty = spawnAboveOpenDescriptors(() =>
+      nodePty.spawn(options.file, [...options.args], {
+        name,
+        cols: options.cols,
+        rows: options.rows,
+        cwd: options.cwd,
+        env,
+        encoding: null,
+      }),
+    );
   } catch (err) {
     throw new TerminalError(
       'SPAWN_FAILED',

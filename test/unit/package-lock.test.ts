@@ -2,7 +2,8 @@
  * package.json and package-lock.json agree, so `npm install` in a fresh clone leaves the lock
  * unchanged: npm rewrites the lock when the root entry's ranges differ from package.json's, and
  * re-resolves a dependency whose locked version no longer satisfies its range. The ranges used
- * here are exact versions, `^x.y.z` and `~x.y.z`; another form fails this test until it is taught.
+ * here are exact versions (a prerelease such as `1.2.0-beta.15` only exactly), `^x.y.z` and
+ * `~x.y.z`; another form fails this test until it is taught.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -37,8 +38,12 @@ function parseVersion(text: string): [number, number, number] | undefined {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
 
+const PRERELEASE = /^\d+\.\d+\.\d+-[0-9A-Za-z.-]+$/;
+
 /** Whether `version` satisfies `range`, for the range forms this package uses (see above). */
 function satisfiesRange(version: string, range: string): boolean {
+  // An exact prerelease range is met by that version only; npm matches no other to it.
+  if (PRERELEASE.test(range)) return version === range;
   const v = parseVersion(version);
   const op = range[0] === '^' || range[0] === '~' ? range[0] : '';
   const r = parseVersion(range.slice(op.length));
@@ -93,6 +98,11 @@ describe('package.json and package-lock.json', () => {
     assert.equal(satisfiesRange('0.29.0', '^0.28.2'), false);
     assert.equal(satisfiesRange('1.32.9', '~1.32.2'), true);
     assert.equal(satisfiesRange('1.33.0', '~1.32.2'), false);
+    assert.equal(satisfiesRange('1.2.0-beta.15', '1.2.0-beta.15'), true);
+    assert.equal(satisfiesRange('1.2.0-beta.16', '1.2.0-beta.15'), false);
+    assert.equal(satisfiesRange('1.2.0', '1.2.0-beta.15'), false);
+    assert.throws(() => satisfiesRange('1.2.0-beta.15', '1.2.0'));
+    assert.throws(() => satisfiesRange('1.2.0-beta.16', '^1.2.0-beta.15'));
     assert.throws(() => satisfiesRange('1.0.0', '>=1'));
   });
 });
