@@ -19,8 +19,6 @@ import {
   type Terminal,
 } from './xterm.js';
 
-/** The fewest scrollback lines the emulator keeps, so that rows can wait to be copied in batches. */
-export const MIN_EMULATOR_SCROLLBACK = 64;
 /** The most rows copied in one batch while output is being parsed. */
 const MAX_BATCH = 1024;
 
@@ -39,10 +37,12 @@ export class HistoryTap {
   /** Transcript line number of position p is _base + p + 1. */
   private _base = 0;
   private _marker: LineMarker | undefined;
+  /** The last line an erase of the scrollback (ED 3) or a reset took out of the scrollback view. */
+  private _erasedThrough = 0;
   private _scratch = Buffer.alloc(0);
   private _disposed = false;
 
-  /** `scrollback`: the emulator's scrollback lines (at least MIN_EMULATOR_SCROLLBACK). */
+  /** `scrollback`: the emulator's scrollback lines (at least 2: rows wait there in batches). */
   constructor(
     private readonly _term: Terminal,
     private readonly _transcript: Transcript,
@@ -53,7 +53,10 @@ export class HistoryTap {
     this._bind();
     const beforeErase = (params: (number | number[])[]) => {
       // ED 3 drops the scrollback: copy what waits first.
-      if (params[0] === 3) this.sync();
+      if (params[0] === 3) {
+        this.sync();
+        if (this._term.buffer.active.type === 'normal') this._erasedThrough = this.historyTotal;
+      }
       return false;
     };
     this._disposables = [
@@ -77,6 +80,15 @@ export class HistoryTap {
   get historyTotal(): number {
     this.sync();
     return this._disposed ? this._transcript.total : this._base + this._end();
+  }
+
+  /**
+   * The last line taken out of the scrollback view: by the latest erase of the scrollback (ED 3)
+   * or reset; 0 before any. History keeps such lines.
+   */
+  get erasedThrough(): number {
+    this.sync();
+    return this._erasedThrough;
   }
 
   /** Copies the rows waiting in the emulator's scrollback into the transcript. */
@@ -169,5 +181,6 @@ export class HistoryTap {
     this._bind();
     this._captured = 0;
     this._base = this._transcript.total;
+    this._erasedThrough = this._transcript.total;
   }
 }
