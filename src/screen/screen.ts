@@ -251,11 +251,17 @@ export class Screen {
 
   resize(cols: number, rows: number): void {
     if (this._disposed) return;
-    this._tap.beforeResize();
-    this._term.resize(cols, rows);
-    this._tap.afterResize();
+    // A narrowing is planned at the new height (history-tap.ts): the height changes first.
+    if (cols < this._term.cols && rows !== this._term.rows) this._resizeOnce(this._term.cols, rows);
+    this._resizeOnce(cols, rows);
     this._resizedAt = this._now();
     this._notify();
+  }
+
+  private _resizeOnce(cols: number, rows: number): void {
+    this._tap.beforeResize(cols, rows);
+    this._term.resize(cols, rows);
+    this._tap.afterResize();
   }
 
   grid(): ScreenGrid {

@@ -192,6 +192,8 @@ export interface NormalBuffer {
   };
   /** A marker on line `y` (history first), tracked through scrolling, trimming and reflow. */
   addMarker(y: number): LineMarker;
+  /** A blank cell in the default style (what a cleared cell holds); checked where used. */
+  readonly getNullCell?: unknown;
 }
 
 /** A line of the normal buffer tracked through scrolling, trimming and reflow. */
@@ -240,6 +242,22 @@ export function asRawLine(line: unknown): CoreLine | undefined {
     return undefined;
   }
   return raw as CoreLine;
+}
+
+/** A normal-buffer line a narrowing resize may clear or make start a line, internal. */
+export interface WritableLine extends CoreLine {
+  isWrapped: boolean;
+  /** Sets every cell to `cell` (from NormalBuffer.getNullCell), dropping combined characters. */
+  fill(cell: unknown): void;
+}
+
+/** `line` (from NormalBuffer.lines.get) as a writable line, or undefined when it is not one. */
+export function asWritableLine(line: unknown): WritableLine | undefined {
+  const raw = asRawLine(line) as Partial<WritableLine> | undefined;
+  if (!raw || typeof raw.isWrapped !== 'boolean' || typeof raw.fill !== 'function') {
+    return undefined;
+  }
+  return raw as WritableLine;
 }
 
 /**

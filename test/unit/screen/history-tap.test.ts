@@ -212,3 +212,40 @@ describe('the scrollback view', () => {
     screen.dispose();
   });
 });
+
+describe('a narrowing resize', () => {
+  /** A screen of `rows` rows of `cols` cells each (`R<n>` then x), then the cursor's empty row. */
+  async function fullScreen(cols: number, rows: number, lines: number): Promise<Screen> {
+    const screen = new Screen({ cols, rows, scrollback: 2000, onReply: () => undefined });
+    let text = '';
+    for (let n = 1; n <= lines; n++) text += `${`R${n}:`.padEnd(cols, 'x')}\r\n`;
+    await feed(screen, text);
+    return screen;
+  }
+
+  it('rewraps the rows that fit, keeps every row in history, and ends on the cursor row', async () => {
+    const screen = await fullScreen(500, 200, 1200);
+    screen.resize(2, 200);
+    const rows = screen.grid().screen;
+    assert.equal(rows.length, 200);
+    assert.equal(rows[199], '', 'the cursor row is last');
+    assert.deepEqual(rows.slice(196, 199), ['xx', 'xx', 'xx'], 'the end of R1200 rewrapped');
+    await feed(screen, '\r\n'.repeat(201));
+    // Every row that was printed is in history, in order (rows pushed off are 2 columns wide).
+    const text = readAll(screen).join('');
+    let from = 0;
+    for (let n = 1; n <= 1200; n++) {
+      const at = text.indexOf(`R${n}:`, from);
+      assert.ok(at >= from, `R${n} is in history after R${n - 1}`);
+      from = at;
+    }
+    assert.equal(
+      text
+        .slice(from)
+        .replaceAll('x', '')
+        .replace(/^R1200:/, ''),
+      '',
+    );
+    screen.dispose();
+  });
+});
