@@ -1,7 +1,8 @@
 /**
- * The only import of @xterm/headless and its Unicode 11 addon. Creates the emulator and reads the
+ * The only import of @xterm/headless and its Unicode 11 addon. Creates the emulator, reads the
  * few facts its public API does not expose (cursor visibility, a line's raw cell words for
- * fingerprinting). @xterm/headless is pinned exactly, and each internal read is shape-checked
+ * fingerprinting and history) and replaces the one internal that rewrapping rows needs faster
+ * (copyCellsFrom). @xterm/headless is pinned exactly, and each internal read is shape-checked
  * with a public-API fallback, so a changed internal degrades speed, never correctness.
  */
 import unicode11 from '@xterm/addon-unicode11';
