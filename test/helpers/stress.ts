@@ -29,7 +29,7 @@ export const CELL_BYTES = {
   /** One character (accented or wide ones included). */
   character: 12,
   /** A character with joined marks, `units` UTF-16 units in all (at most 32). */
-  joined: (units: number) => 12 + 10 + 5 * units,
+  joined: (units: number) => 12 + 40 + 4 * units,
   /** Extended attributes (underline style or colour, hyperlink) add this. */
   extended: 100,
 };
