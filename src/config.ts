@@ -12,7 +12,7 @@ export interface Config {
   /** Size used by terminal_start when cols/rows are omitted. */
   readonly defaultCols: number;
   readonly defaultRows: number;
-  /** Lines of normal-buffer history each session keeps. */
+  /** The most lines of history the scrollback view (scrollbackLines) shows. */
   readonly scrollbackLines: number;
   /** Bytes each session's transcript of history lines may hold (text plus index). */
   readonly transcriptBytes: number;
@@ -159,7 +159,7 @@ export const OPTIONS: readonly Option[] = [
     flag: '--scrollback',
     env: 'AGENT_TTY_SCROLLBACK',
     key: 'scrollbackLines',
-    help: 'scrollback lines per session, what scrollbackLines reads (default 2000); history for historySince and find is the transcript (--transcript-bytes)',
+    help: 'the most lines of history scrollbackLines reads (default 2000), from the transcript that historySince and find read (--transcript-bytes)',
     parse: integer(0, 100_000),
   },
   {

@@ -1,6 +1,6 @@
 /**
- * Reading the terminal's lines as text: screen rows with the cell column of each character,
- * normal-buffer history (the last lines, or those after a count), and the cells of a region.
+ * Reading the terminal's lines as text: screen rows with the cell column of each character, and
+ * the cells of a region (history is read from the transcript, screen/transcript.ts).
  * Every reader goes through readCells, so concealed cells, wide characters cut by an edge and
  * unsafe characters read the same everywhere.
  */
@@ -11,7 +11,7 @@ import type { IBufferCell, IBufferLine, Terminal } from './xterm.js';
 export interface History {
   /** Oldest first. */
   lines: string[];
-  /** Lines of history the emulator's scrollback holds now. */
+  /** Lines of history the scrollback view offers now. */
   availableLines: number;
 }
 
@@ -84,19 +84,6 @@ export function readCells(
     }
   }
   return text;
-}
-
-/** The last `count` lines of normal-buffer history, oldest first, of at most `held` lines. */
-export function extractHistory(term: Terminal, count: number, held: number): History {
-  const normal = term.buffer.normal;
-  const available = Math.min(normal.baseY, held);
-  const n = Math.min(count, available);
-  const lines: string[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const line = normal.getLine(normal.baseY - n + i);
-    lines[i] = line ? readCells(line, 0, term.cols).trimEnd() : '';
-  }
-  return { lines, availableLines: available };
 }
 
 /**

@@ -3,15 +3,14 @@
  * arrived has been parsed, applies backpressure while parsing lags, relays the terminal's replies
  * to probes, and answers questions about what is visible (grid, history, fingerprint, modes).
  */
-import { DEFAULT_CONFIG } from '../config.js';
+import { DEFAULT_CONFIG, LIMITS } from '../config.js';
 import { PACKAGE } from '../version.js';
 import { type CommandMark, CommandMarkLog, parseCommandMark } from './command-marks.js';
 import { fingerprintScreen } from './fingerprint.js';
 import { extractScreen, type ScreenGrid } from './grid.js';
-import { HistoryTap, MIN_EMULATOR_SCROLLBACK } from './history-tap.js';
+import { HistoryTap } from './history-tap.js';
 import {
   extractCells,
-  extractHistory,
   extractRowText,
   type History,
   type HistorySlice,
@@ -35,7 +34,7 @@ import {
 export interface ScreenOptions {
   readonly cols: number;
   readonly rows: number;
-  /** Lines of the emulator's scrollback that `history()` shows. */
+  /** The most lines of history that `history()` shows (the scrollback view). */
   readonly scrollback: number;
   /** The most the session's transcript of history lines may hold (screen/transcript.ts). */
   readonly transcriptBytes?: number;
@@ -61,6 +60,14 @@ export function safeTitle(title: string): string {
   if (safe.length <= MAX_TITLE_LENGTH) return safe;
   return `${truncateCodeUnits(safe, MAX_TITLE_LENGTH - 1)}…`;
 }
+
+/**
+ * Lines of history the emulator itself keeps above the screen: enough for the tallest screen to
+ * show rows again. The scrollback view and history read the transcript, which keeps every line in
+ * a byte or so per character; a cell of the emulator takes 12 bytes, and up to about 150 with
+ * joined marks and extended attributes, so its scrollback is kept short.
+ */
+export const EMULATOR_SCROLLBACK = LIMITS.maxRows;
 
 /** Unparsed output at which reading from the PTY pauses, and at which it resumes. */
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
@@ -92,10 +99,9 @@ export class Screen {
   constructor(private readonly _options: ScreenOptions) {
     this._now = _options.now ?? (() => performance.now());
     this._lastParsedAt = this._now();
-    const scrollback = Math.max(_options.scrollback, MIN_EMULATOR_SCROLLBACK);
-    this._term = createTerminal({ ..._options, scrollback });
+    this._term = createTerminal({ ..._options, scrollback: EMULATOR_SCROLLBACK });
     this._transcript = new Transcript(_options.transcriptBytes ?? DEFAULT_CONFIG.transcriptBytes);
-    this._tap = new HistoryTap(this._term, this._transcript, scrollback);
+    this._tap = new HistoryTap(this._term, this._transcript, EMULATOR_SCROLLBACK);
     const replyText = (data: string) => this._reply(Buffer.from(data, 'utf8'));
     this._modes = new ModeTracker(this._term, replyText, this._now);
     this._disposables = [
@@ -245,20 +251,38 @@ export class Screen {
 
   resize(cols: number, rows: number): void {
     if (this._disposed) return;
-    this._tap.beforeResize();
-    this._term.resize(cols, rows);
-    this._tap.afterResize();
+    // A narrowing is planned at the new height (history-tap.ts): the height changes first.
+    if (cols < this._term.cols && rows !== this._term.rows) this._resizeOnce(this._term.cols, rows);
+    this._resizeOnce(cols, rows);
     this._resizedAt = this._now();
     this._notify();
+  }
+
+  private _resizeOnce(cols: number, rows: number): void {
+    this._tap.beforeResize(cols, rows);
+    this._term.resize(cols, rows);
+    this._tap.afterResize();
   }
 
   grid(): ScreenGrid {
     return extractScreen(this._term);
   }
 
-  /** The last `lines` rows of the emulator's scrollback (at most `scrollback` of them). */
+  /**
+   * The scrollback view: the last `lines` lines of history (at most `scrollback` of them), from
+   * the transcript, none from before the latest erase of the scrollback (ED 3) or reset.
+   */
   history(lines: number): History {
-    return extractHistory(this._term, lines, this._options.scrollback);
+    const total = this._tap.historyTotal;
+    const first = Math.max(
+      this._tap.erasedThrough,
+      this._transcript.dropped,
+      total - this._options.scrollback,
+    );
+    const availableLines = Math.max(0, total - first);
+    const count = Math.min(lines, availableLines);
+    const slice = this._transcript.read(total - count, count, Number.POSITIVE_INFINITY, total);
+    return { lines: slice.lines, availableLines };
   }
 
   /** Every row of the screen as text, with the cell column of each character. */

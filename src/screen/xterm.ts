@@ -1,7 +1,8 @@
 /**
- * The only import of @xterm/headless and its Unicode 11 addon. Creates the emulator and reads the
+ * The only import of @xterm/headless and its Unicode 11 addon. Creates the emulator, reads the
  * few facts its public API does not expose (cursor visibility, a line's raw cell words for
- * fingerprinting). @xterm/headless is pinned exactly, and each internal read is shape-checked
+ * fingerprinting and history) and replaces the one internal that rewrapping rows needs faster
+ * (copyCellsFrom). @xterm/headless is pinned exactly, and each internal read is shape-checked
  * with a public-API fallback, so a changed internal degrades speed, never correctness.
  */
 import unicode11 from '@xterm/addon-unicode11';
@@ -48,7 +49,84 @@ export function createTerminal(options: CreateTerminalOptions): Terminal {
   });
   term.unicode.register(unicodeProvider);
   term.unicode.activeVersion = unicodeProvider.version;
+  if (!isCellCopyChecked) installCellCopy(term);
   return term;
+}
+
+// xterm's cell layout (buffer/Constants.ts of the pinned @xterm/headless), as row-bytes.ts reads it.
+const IS_COMBINED_MASK = 0x200000;
+const BG_HAS_EXTENDED = 0x10000000;
+
+/** A buffer line as BufferLine.copyCellsFrom sees it. */
+interface CopyLine {
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  _extendedAttrs: Record<number, unknown>;
+}
+
+type CopyCells = (
+  this: CopyLine,
+  src: CopyLine,
+  srcCol: number,
+  destCol: number,
+  length: number,
+  applyInReverse: boolean,
+) => void;
+
+/** xterm's own BufferLine.copyCellsFrom, once replaced (for tests); undefined before. */
+export let xtermCopyCellsFrom: CopyCells | undefined;
+
+/**
+ * BufferLine.copyCellsFrom of xterm 6.0.0 moves every combined character (a character with its
+ * joined marks) of the source line from the first copied cell to the line's end, not only those
+ * of the cells it copies. Reflow calls it for each piece of a rewrapped row, so rewrapping rows of
+ * accented text costs columns² per row and leaves each new line holding entries for cells it does
+ * not have: 200 rows of 500 decomposed accents narrowed to 2 columns took 6 s and 290 MB. This
+ * copy moves each copied cell's words, and its combined character and extended attributes when
+ * the cell has them, in the order asked (a copy within one line may overlap): the same cells.
+ */
+const copyCells: CopyCells = function (this, src, srcCol, destCol, length, applyInReverse) {
+  const from = src._data;
+  const to = this._data;
+  const step = applyInReverse ? -1 : 1;
+  for (let k = 0, cell = applyInReverse ? length - 1 : 0; k < length; k++, cell += step) {
+    const s = (srcCol + cell) * 3;
+    const d = (destCol + cell) * 3;
+    const content = from[s] as number;
+    const fg = from[s + 1] as number;
+    const bg = from[s + 2] as number;
+    to[d] = content;
+    to[d + 1] = fg;
+    to[d + 2] = bg;
+    if (bg & BG_HAS_EXTENDED)
+      this._extendedAttrs[destCol + cell] = src._extendedAttrs[srcCol + cell];
+    if (content & IS_COMBINED_MASK) {
+      this._combined[destCol + cell] = src._combined[srcCol + cell] as string;
+    }
+  }
+};
+
+let isCellCopyChecked = false;
+
+/** Replaces BufferLine.copyCellsFrom (above) when a line of `term` has the expected shape. */
+function installCellCopy(term: Terminal): void {
+  isCellCopyChecked = true;
+  const line = core(term)?._bufferService?.buffers?.normal?.lines?.get?.(0) as
+    | Partial<CopyLine>
+    | undefined;
+  const proto = line ? (Object.getPrototypeOf(line) as { copyCellsFrom?: unknown }) : undefined;
+  if (
+    !proto ||
+    typeof proto.copyCellsFrom !== 'function' ||
+    proto.copyCellsFrom.length !== 5 ||
+    !(line?._data instanceof Uint32Array) ||
+    typeof line._combined !== 'object' ||
+    typeof line._extendedAttrs !== 'object'
+  ) {
+    return;
+  }
+  xtermCopyCellsFrom = proto.copyCellsFrom as CopyCells;
+  proto.copyCellsFrom = copyCells;
 }
 
 /** A buffer line's raw cells: 3 words per cell (content, foreground, background). */
@@ -115,6 +193,8 @@ export interface NormalBuffer {
   };
   /** A marker on line `y` (history first), tracked through scrolling, trimming and reflow. */
   addMarker(y: number): LineMarker;
+  /** A blank cell in the default style (what a cleared cell holds); checked where used. */
+  readonly getNullCell?: unknown;
 }
 
 /** A line of the normal buffer tracked through scrolling, trimming and reflow. */
@@ -163,6 +243,22 @@ export function asRawLine(line: unknown): CoreLine | undefined {
     return undefined;
   }
   return raw as CoreLine;
+}
+
+/** A normal-buffer line a narrowing resize may clear or make start a line, internal. */
+export interface WritableLine extends CoreLine {
+  isWrapped: boolean;
+  /** Sets every cell to `cell` (from NormalBuffer.getNullCell), dropping combined characters. */
+  fill(cell: unknown): void;
+}
+
+/** `line` (from NormalBuffer.lines.get) as a writable line, or undefined when it is not one. */
+export function asWritableLine(line: unknown): WritableLine | undefined {
+  const raw = asRawLine(line) as Partial<WritableLine> | undefined;
+  if (!raw || typeof raw.isWrapped !== 'boolean' || typeof raw.fill !== 'function') {
+    return undefined;
+  }
+  return raw as WritableLine;
 }
 
 /**

@@ -81,9 +81,18 @@ export function cpuTicks(pid: number): number {
 
 /** Resident set size of `pid` in KiB, or undefined where /proc is absent. */
 export function rssKiB(pid: number): number | undefined {
+  return statusKiB(pid, 'VmRSS');
+}
+
+/** The most resident memory `pid` ever had (VmHWM) in KiB, or undefined where /proc is absent. */
+export function peakRssKiB(pid: number): number | undefined {
+  return statusKiB(pid, 'VmHWM');
+}
+
+function statusKiB(pid: number, field: string): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]);
   } catch {
     return undefined;
   }

@@ -9,11 +9,30 @@ import { sleep } from './wait.js';
 /**
  * The server's documented memory bound (spec/tools.md, Bounds), in MiB: the server without
  * transcripts (at most 170 MiB under 8 firehoses, Guarantee 12) plus, per session, its
- * transcript's bound, 3 % of that in chunks' unused room, and 256 KiB of working chunks.
+ * transcript's bound, 3 % of that in chunks' unused room, 256 KiB of working chunks, and what its
+ * emulator holds beyond the default size (`screenMiB`, see emulatorMiB).
  */
-export function memoryBoundMiB(sessions: number, transcriptMiB = 32): number {
-  return 170 + sessions * (transcriptMiB * 1.03 + 0.25);
+export function memoryBoundMiB(sessions: number, transcriptMiB = 32, screenMiB = 0): number {
+  return 170 + sessions * (transcriptMiB * 1.03 + 0.25 + screenMiB);
 }
+
+/**
+ * What a session's emulator holds, in MiB (spec/tools.md, Bounds): its screen and the 200 lines
+ * above it, `cols × (rows + 200)` cells of `cellBytes` each (see CELL_BYTES).
+ */
+export function emulatorMiB(cols: number, rows: number, cellBytes: number): number {
+  return (cols * (rows + 200) * cellBytes) / 2 ** 20;
+}
+
+/** Resident bytes a cell of the emulator takes, as measured (spec/tools.md, Bounds). */
+export const CELL_BYTES = {
+  /** One character (accented or wide ones included). */
+  character: 12,
+  /** A character with joined marks, `units` UTF-16 units in all (at most 32). */
+  joined: (units: number) => 12 + 40 + 4 * units,
+  /** Extended attributes (underline style or colour, hyperlink) add this. */
+  extended: 100,
+};
 
 /** Milliseconds `task` took, with its value. */
 export async function timed<T>(task: () => Promise<T>): Promise<{ ms: number; value: T }> {

@@ -157,3 +157,95 @@ describe('history from the transcript', () => {
     screen.dispose();
   });
 });
+
+describe('the scrollback view', () => {
+  it('shows the last lines of history, oldest first, at most --scrollback of them', async () => {
+    const screen = screenOf();
+    await feed(screen, numbered(1, 8));
+    assert.deepEqual(screen.history(10), { lines: names(1, 4), availableLines: 4 });
+    assert.deepEqual(screen.history(1), { lines: ['L4'], availableLines: 4 });
+    assert.deepEqual(screen.history(0), { lines: [], availableLines: 4 });
+    // More than the emulator's own scrollback (EMULATOR_SCROLLBACK) and than --scrollback.
+    await feed(screen, numbered(9, 500));
+    assert.deepEqual(screen.history(500), { lines: names(487, 496), availableLines: 10 });
+    screen.dispose();
+  });
+
+  it('is empty before anything scrolled, and reads history while the alternate screen shows', async () => {
+    const screen = screenOf();
+    await feed(screen, 'x');
+    assert.deepEqual(screen.history(5), { lines: [], availableLines: 0 });
+    await feed(screen, `\r\n${numbered(1, 6)}\x1b[?1049h\x1b[Hfull\r\nscreen${numbered(1, 9)}`);
+    assert.deepEqual(screen.history(5), { lines: ['x', 'L1', 'L2'], availableLines: 3 });
+    screen.dispose();
+  });
+
+  it('starts over after ED 3 (clear) and after a reset, while history keeps every line', async () => {
+    const screen = screenOf();
+    await feed(screen, `${numbered(1, 8)}\x1b[H\x1b[2J\x1b[3J`);
+    assert.deepEqual(screen.history(10), { lines: [], availableLines: 0 });
+    await feed(screen, numbered(9, 14));
+    assert.deepEqual(screen.history(10), { lines: ['L9', 'L10'], availableLines: 2 });
+    await feed(screen, `\x1bc${numbered(15, 20)}`);
+    assert.deepEqual(screen.history(10), { lines: ['L15', 'L16'], availableLines: 2 });
+    assert.deepEqual(readAll(screen).slice(0, 4), names(1, 4));
+    screen.dispose();
+  });
+
+  it('keeps no line the transcript dropped for its bound', async () => {
+    // As above: 70 bytes hold L88-L100.
+    const screen = screenOf({ transcriptBytes: 70 });
+    await feed(screen, numbered(1, 104));
+    assert.deepEqual(screen.history(10).availableLines, 10);
+    const small = screenOf({ transcriptBytes: 70, scrollback: 50 });
+    await feed(small, numbered(1, 104));
+    assert.deepEqual(small.history(50), { lines: names(88, 100), availableLines: 13 });
+    screen.dispose();
+    small.dispose();
+  });
+
+  it('shows rows as they scrolled off, whatever a later width re-wraps', async () => {
+    const screen = screenOf();
+    await feed(screen, `${'x'.repeat(35)}\r\n${numbered(1, 5)}`);
+    screen.resize(40, 5);
+    assert.deepEqual(screen.history(3).lines, ['x'.repeat(20), 'x'.repeat(15), 'L1']);
+    screen.dispose();
+  });
+});
+
+describe('a narrowing resize', () => {
+  /** A screen of `rows` rows of `cols` cells each (`R<n>` then x), then the cursor's empty row. */
+  async function fullScreen(cols: number, rows: number, lines: number): Promise<Screen> {
+    const screen = new Screen({ cols, rows, scrollback: 2000, onReply: () => undefined });
+    let text = '';
+    for (let n = 1; n <= lines; n++) text += `${`R${n}:`.padEnd(cols, 'x')}\r\n`;
+    await feed(screen, text);
+    return screen;
+  }
+
+  it('rewraps the rows that fit, keeps every row in history, and ends on the cursor row', async () => {
+    const screen = await fullScreen(500, 200, 1200);
+    screen.resize(2, 200);
+    const rows = screen.grid().screen;
+    assert.equal(rows.length, 200);
+    assert.equal(rows[199], '', 'the cursor row is last');
+    assert.deepEqual(rows.slice(196, 199), ['xx', 'xx', 'xx'], 'the end of R1200 rewrapped');
+    await feed(screen, '\r\n'.repeat(201));
+    // Every row that was printed is in history, in order (rows pushed off are 2 columns wide).
+    const text = readAll(screen).join('');
+    let from = 0;
+    for (let n = 1; n <= 1200; n++) {
+      const at = text.indexOf(`R${n}:`, from);
+      assert.ok(at >= from, `R${n} is in history after R${n - 1}`);
+      from = at;
+    }
+    assert.equal(
+      text
+        .slice(from)
+        .replaceAll('x', '')
+        .replace(/^R1200:/, ''),
+      '',
+    );
+    screen.dispose();
+  });
+});

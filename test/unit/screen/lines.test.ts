@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractScreen } from '../../../src/screen/grid.js';
-import { extractCells, extractHistory, extractRowText } from '../../../src/screen/lines.js';
+import { extractCells, extractRowText } from '../../../src/screen/lines.js';
 import { createTerminal, type Terminal } from '../../../src/screen/xterm.js';
 
 function terminal(cols = 20, rows = 4, scrollback = 100): Terminal {
@@ -58,39 +57,5 @@ describe('extractCells', () => {
       extractCells(t, 0, 1, 3),
     ]);
     assert.deepEqual(parts, ['a', ' b', 'a日']);
-  });
-});
-
-describe('extractHistory', () => {
-  it('returns lines scrolled off the normal buffer, oldest first', async () => {
-    const term = terminal(10, 3);
-    await write(term, '1\r\n2\r\n3\r\n4\r\n5');
-    assert.deepEqual(extractScreen(term).screen, ['3', '4', '5']);
-    assert.deepEqual(extractHistory(term, 10, 100), { lines: ['1', '2'], availableLines: 2 });
-    assert.deepEqual(extractHistory(term, 1, 100), { lines: ['2'], availableLines: 2 });
-    assert.deepEqual(extractHistory(term, 0, 100), { lines: [], availableLines: 2 });
-    term.dispose();
-  });
-
-  it('reads the normal buffer history while the alternate screen is active', async () => {
-    const term = terminal(10, 3);
-    await write(term, 'a\r\nb\r\nc\r\nd\x1b[?1049h\x1b[Hfull\r\nscreen\r\napp\r\nmore');
-    assert.equal(extractScreen(term).buffer, 'alternate');
-    assert.deepEqual(extractHistory(term, 5, 100), { lines: ['a'], availableLines: 1 });
-    term.dispose();
-  });
-
-  it('shows at most `held` lines, the newest', async () => {
-    const term = terminal(10, 3);
-    await write(term, '1\r\n2\r\n3\r\n4\r\n5');
-    assert.deepEqual(extractHistory(term, 10, 1), { lines: ['2'], availableLines: 1 });
-    term.dispose();
-  });
-
-  it('is empty before anything scrolled', async () => {
-    const term = terminal(10, 3);
-    await write(term, 'x');
-    assert.deepEqual(extractHistory(term, 5, 100), { lines: [], availableLines: 0 });
-    term.dispose();
   });
 });
