@@ -1,11 +1,30 @@
 #!/usr/bin/env node
-// Runs every compiled *.test.js under build/test with node:test, one file at a time (end-to-end
-// tests drive real programs and measure nothing, but share the machine). Node 20's directory
-// discovery would also run helpers, so the files are listed explicitly.
+// Runs every compiled *.test.js under build/test with node:test. Node 20's directory discovery
+// would also run helpers, so the files are listed explicitly.
+//
+// Two files run at a time (two CPUs), except the end-to-end files in SOLO: they load the machine
+// on purpose (busy loops, floods, 200-run stress) or measure it (memory bounds, exit and early-stop
+// timing), so they run afterwards, one at a time, with nothing else of the suite beside them.
+// The others drive real programs too, and must hold on a machine that is doing something else.
+//
 // Usage: node scripts/run-tests.mjs [layer ...]   (layers: unit property integration e2e)
+//        AGENT_TTY_TEST_SERIAL=1 runs every file one at a time.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+
+const SOLO = new Set([
+  'early-stop.test.js',
+  'early-stop-programs.test.js',
+  'guarantees.test.js',
+  'load.test.js',
+  'lossless.test.js',
+  'output-memory.test.js',
+  'readiness.test.js',
+  'screen-memory.test.js',
+  'torture.test.js',
+  'transcript.test.js',
+]);
 
 const layers = process.argv.slice(2);
 const roots = (layers.length ? layers : ['unit', 'property', 'integration', 'e2e']).map((l) =>
@@ -28,7 +47,20 @@ if (files.length === 0) {
   console.error('no test files found: run npm run build:test first');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], {
-  stdio: 'inherit',
-});
-process.exit(result.status ?? 1);
+const serial = process.env.AGENT_TTY_TEST_SERIAL === '1';
+const isSolo = (file) => serial || (file.includes('/e2e/') && SOLO.has(basename(file)));
+const groups = [
+  { concurrency: 2, files: files.filter((f) => !isSolo(f)) },
+  { concurrency: 1, files: files.filter(isSolo) },
+].filter((g) => g.files.length > 0);
+
+let status = 0;
+for (const { concurrency, files: group } of groups) {
+  const result = spawnSync(
+    process.execPath,
+    ['--test', `--test-concurrency=${concurrency}`, ...group],
+    { stdio: 'inherit' },
+  );
+  if (result.status !== 0) status = result.status ?? 1;
+}
+process.exit(status);

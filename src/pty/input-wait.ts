@@ -256,6 +256,11 @@ export interface InputWaitProbe {
   /** The foreground program's wait for input, when isWaiting() would say it waits. */
   inputWait(): InputWait | undefined;
   /**
+   * Whether the session leader itself (an interactive shell) waits for input on the terminal,
+   * whatever else its process group does (fish runs its background jobs in its own group).
+   */
+  leaderWaits(): boolean;
+  /**
    * Whether no process of the terminal's session outside the foreground process group can print
    * on its own: each is stopped, a zombie, or an ancestor of the foreground group (the shell
    * waiting for its foreground job).
@@ -284,8 +289,9 @@ export function createInputWaitProbe(
   if (platform !== 'linux' || !syscalls || !ttyPath) return undefined;
   const terminalMode = mode ?? createTerminalModeReader(ttyPath);
   let marks: Map<number, number> | undefined;
-  const inputWait = (): InputWait | undefined => {
-    const wait = judgeGroup(foregroundGroup(leaderPid), {
+  const judge = (leaderOnly: boolean): InputWait | undefined => {
+    const group = foregroundGroup(leaderPid);
+    const wait = judgeGroup(leaderOnly ? group.filter((m) => m.pid === leaderPid) : group, {
       ttyPath,
       syscalls,
       reader: PROC_READER,
@@ -302,6 +308,7 @@ export function createInputWaitProbe(
     const { waiterPid: _, ...rest } = wait;
     return rest;
   };
+  const inputWait = (): InputWait | undefined => judge(false);
   return {
     markInput() {
       const group = foregroundGroup(leaderPid);
@@ -309,6 +316,7 @@ export function createInputWaitProbe(
     },
     isWaiting: () => inputWait() !== undefined,
     inputWait,
+    leaderWaits: () => judge(true) !== undefined,
     othersIdle: () => othersIdle(leaderPid),
     foregroundCpuMs() {
       const group = foregroundGroup(leaderPid);

@@ -36,6 +36,8 @@ export interface ReadinessSource {
   /** Whether the probe can judge input waits (Linux). */
   readonly detectsInputWait: boolean;
   isWaitingForInput(): boolean;
+  /** Whether the session's own program (the shell) waits for input, whatever else its group does. */
+  leaderWaitsForInput(): boolean;
   /** Whether the screen or its history holds any text. */
   hasText(): boolean;
   readonly lastParsedAt: number;
@@ -140,9 +142,13 @@ export class Readiness {
     if (s.hasCommandMarks) {
       // A shell is ready at its prompt: waiting for input there (its prompt mark comes before
       // the rest of PROMPT_COMMAND, which can take a second: a version manager's hook). Also
-      // when a startup file asks something, or its marks never come. Without the probe, its
-      // first prompt mark and then quiet.
-      if (s.detectsInputWait) return s.isWaitingForInput();
+      // when a startup file asks something, or its marks never come. At its prompt, the shell
+      // itself waiting is enough: a job it started in the background may share its process
+      // group and keep it busy (fish's first run generates completions for a minute). Without
+      // the probe, its first prompt mark and then quiet.
+      if (s.detectsInputWait) {
+        return s.isWaitingForInput() || (s.hasPromptMark() && s.leaderWaitsForInput());
+      }
       return s.hasPromptMark() && this._isQuiet();
     }
     if (s.detectsInputWait && s.isWaitingForInput()) return true;

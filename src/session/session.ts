@@ -186,6 +186,9 @@ export class Session implements SettleSource {
   foreground(): ForegroundProcess | undefined {
     if (this._status !== 'running' || this._closed) return undefined;
     const found = foregroundProcess(this.pid);
+    // The shell itself reading the terminal is in the foreground, whatever its group holds (fish
+    // runs background jobs in its own group).
+    if (found && this.leaderWaitsForInput()) return undefined;
     // A program names itself (prctl): shown with the stand-ins of screen text.
     return found && { pid: found.pid, command: makeTextSafe(found.command) };
   }
@@ -260,6 +263,10 @@ export class Session implements SettleSource {
   }
   isWaitingForInput(): boolean {
     return this._status === 'running' && !this._closed && this._probe?.isWaiting() === true;
+  }
+  /** Whether the session's own program (its shell) waits for input, whatever else runs. */
+  leaderWaitsForInput(): boolean {
+    return this._status === 'running' && !this._closed && this._probe?.leaderWaits() === true;
   }
   /** Whether this session can tell when its program waits for input (Linux; probe on). */
   get detectsInputWait(): boolean {

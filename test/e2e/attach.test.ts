@@ -345,7 +345,7 @@ describe('agent-tty attach', () => {
     // window operations and modes left on, then END in red, on either screen.
     for (const screen of ['alternate', 'normal']) {
       const command = fixtureCommand('hostile.py', 'attach', screen);
-      await h.input(
+      const ran = await h.input(
         id,
         [
           { type: 'text', text: `${command}\r` },
@@ -353,6 +353,7 @@ describe('agent-tty attach', () => {
         ],
         { settleMs: 0 },
       );
+      assert.equal(ran.isError, false, `${screen}: ${ran.text}`);
       await w.waitForText(/^END$/m);
       const prompt = { type: 'wait', pattern: '[$#] $' };
       await h.input(id, [{ type: 'text', text: 'q' }, prompt], { settleMs: 0 });

@@ -8,14 +8,20 @@
  * startup files set a custom prompt, so the real home is never read.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { WaitReport } from '../../src/contract/progress.js';
+import { which } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { homeEnv, ShellHomes, skipUnlessShell } from '../helpers/shell-homes.js';
-import { assertToolError, type Snapshot, type ToolReply } from '../helpers/tool-calls.js';
+import {
+  assertToolError,
+  type Snapshot,
+  screenText,
+  type ToolReply,
+} from '../helpers/tool-calls.js';
 
 const homes = new ShellHomes();
 const freshHome = (files: Record<string, string>) => homes.create(files);
@@ -146,6 +152,25 @@ describe('command marks', () => {
       await h.call('terminal_close', { sessionId: id });
     });
   }
+
+  it("fish's first run is ready at its prompt while it generates completions in its group", {
+    skip: skipUnless('fish') || (!which('python3') && 'no python3'),
+  }, async () => {
+    const home = freshHome({ '.config/fish/config.fish': 'set -g fish_greeting\n' });
+    // A first run: fish starts python3 in its own process group to generate completions.
+    rmSync(join(home, '.local/fish/generated_completions'), { recursive: true });
+    const since = performance.now();
+    const started = await h.call('terminal_start', { shell: 'fish', env: envFor(home) });
+    const took = performance.now() - since;
+    const snapshot = started.data.snapshot;
+    assert.equal(snapshot?.settled, true, started.text);
+    assert.ok(took < 5000, `ready in ${Math.round(took)} ms, not at the end of the window`);
+    assert.match(screenText(snapshot as Snapshot), /[#>] ?$/m);
+    assert.equal(snapshot?.foreground, undefined, 'the shell at its prompt is the foreground');
+    const id = started.data.sessionId as string;
+    const ran = await h.input(id, run('echo ready-$status'));
+    assert.equal(waitsOf(ran)[0]?.command?.exitCode, 0, ran.text);
+  });
 
   it('a wait before anything was typed says there is no command to wait for', {
     skip: skipUnless('bash'),

@@ -58,7 +58,9 @@ describe('faults', () => {
   ];
   for (const [signal, command, kill] of SIGNALS) {
     it(`reports a program killed by ${signal} in the snapshot and terminal_list`, async () => {
-      const { id } = await h.start({ command, ...SH, settleMs: 100 });
+      // sleep prints nothing, so it never becomes ready: start it without waiting for that.
+      const { id } = await h.start({ command, ...SH, settleMs: 0 });
+      await sleep(100);
       const { pid } = await listed(h, id);
       if (kill) process.kill(pid, kill);
       const snap = await h.waitFor(id, (s) => s.status === 'exited', 5000);
@@ -87,9 +89,10 @@ describe('faults', () => {
     it(`keeps a program that lets go of its terminal (${name}) running until close kills it`, {
       skip: linuxOnly || (needs && !which(needs) ? `${needs} is not installed` : false),
     }, async () => {
-      const { id } = await h.start({ command, ...SH, settleMs: 100 });
+      const { id } = await h.start({ command, ...SH, settleMs: 0 });
       // Long after it let go of the terminal, it is still the running program of the session.
-      const snap = await h.snapshot(id, { settleMs: 600 });
+      await sleep(700);
+      const snap = await h.snapshot(id, { settleMs: 0 });
       assert.equal(snap.status, 'running');
       const { pid, status } = await listed(h, id);
       assert.equal(status, 'running');
@@ -160,7 +163,8 @@ describe('faults', () => {
     const { id } = await h.start({ command: 'sleep 30', ...SH, settleMs: 0 });
     assert.equal((await h.call('terminal_close', { sessionId: id })).data.closed, true);
     assert.equal((await h.call('terminal_close', { sessionId: id })).data.closed, false);
-    const other = await h.start({ command: `trap '' HUP TERM; sleep 30`, ...SH, settleMs: 100 });
+    const other = await h.start({ command: `trap '' HUP TERM; sleep 30`, ...SH, settleMs: 0 });
+    await sleep(300);
     const { pid } = await listed(h, other.id);
     const both = await Promise.all([
       h.call('terminal_close', { sessionId: other.id }),
@@ -173,7 +177,8 @@ describe('faults', () => {
   it('answers a close racing the first only once the processes are gone', {
     skip: linuxOnly,
   }, async () => {
-    const { id } = await h.start({ command: `trap '' HUP TERM; sleep 30`, ...SH, settleMs: 100 });
+    const { id } = await h.start({ command: `trap '' HUP TERM; sleep 30`, ...SH, settleMs: 0 });
+    await sleep(300);
     const { pid } = await listed(h, id);
     const pids = sessionPids(pid);
     const first = h.call('terminal_close', { sessionId: id });

@@ -13,7 +13,7 @@ import { sleep } from '../helpers/wait.js';
 
 const MiB = 1024 * 1024;
 /** Snapshot requests a stalled client sends; each reply is ~2.2 MB. */
-const REQUESTS = 120;
+const REQUESTS = 40;
 /** 16 requests in flight and 1 MiB of unread replies (spec/tools.md), plus the server itself. */
 const RSS_BOUND_KIB = 400 * 1024;
 

@@ -83,6 +83,8 @@ describe('ready when it says so', { skip: LINUX }, () => {
     git('commit', '-qm', 'one');
     writeFileSync(join(home, 'repo', 'f.txt'), 'a\nc\n');
     execFileSync('chmod', ['-R', 'a+rwX', home]);
+    // git refuses a repository another user owns ("dubious ownership").
+    if (testUser?.name) execFileSync('chown', ['-R', `${testUser.name}:`, home]);
     h = await startServer({
       prefix: [...(testUser?.prefix ?? []), 'env', `HOME=${home}`],
       cwd: home,

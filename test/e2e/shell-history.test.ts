@@ -6,7 +6,7 @@
  * fresh directory, so the real home is never touched.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -34,6 +34,8 @@ describe('shell history', () => {
   function freshHome(): string {
     const home = mkdtempSync(join(tmpdir(), 'agent-tty-home-'));
     homes.push(home);
+    // Without it, fish's first run spends a minute of CPU generating completions.
+    mkdirSync(join(home, '.local/share/fish/generated_completions'), { recursive: true });
     return home;
   }
 

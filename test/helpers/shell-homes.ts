@@ -17,7 +17,8 @@ export class ShellHomes {
     const home = mkdtempSync(join(tmpdir(), 'agent-tty-marks-home-'));
     this._homes.push(home);
     // fish creates these on start; two fish started at once in one HOME race to (and one fails).
-    for (const dir of ['.local/fish', '.config/fish']) {
+    // Without generated_completions, fish's first run spends a minute of CPU generating them.
+    for (const dir of ['.local/fish/generated_completions', '.config/fish']) {
       mkdirSync(join(home, dir), { recursive: true });
     }
     for (const [path, text] of Object.entries(files)) {

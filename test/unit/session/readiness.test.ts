@@ -24,6 +24,7 @@ function world(options: Partial<ReadinessSource> = {}) {
     promptMark: false,
     detectsInputWait: true,
     waiting: false,
+    leaderWaiting: false,
     text: false,
     lastParsedAt: 0,
     pendingBytes: 0,
@@ -37,6 +38,9 @@ function world(options: Partial<ReadinessSource> = {}) {
     },
     isWaitingForInput() {
       return this.waiting;
+    },
+    leaderWaitsForInput() {
+      return this.leaderWaiting;
     },
     hasText() {
       return this.text;
@@ -153,6 +157,15 @@ describe('Readiness', () => {
     w.at(5000);
     assert.equal(w.readiness.isReady(), false, 'prompt mark, but not yet reading');
     w.source.waiting = true;
+    assert.equal(w.readiness.isReady(), true);
+  });
+
+  it('a shell at its prompt is ready though a background job keeps its group busy', () => {
+    const w = world({ hasCommandMarks: true });
+    w.source.leaderWaiting = true;
+    w.at(200);
+    assert.equal(w.readiness.isReady(), false, 'reading, but no prompt yet (a startup file)');
+    w.source.promptMark = true;
     assert.equal(w.readiness.isReady(), true);
   });
 
