@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { reportAttach } from './bench/attach.mjs';
 import { connect, nodeFloorOnce, SERVER, startupOnce } from './bench/client.mjs';
 import { reportEarlyStop } from './bench/early-stop.mjs';
+import { reportFirstScreen } from './bench/first-screen.mjs';
 import { SEQ_COUNT, seqCommand, styledFrames, styledScreenCommand } from './bench/fixtures.mjs';
 import { runHostileLoads } from './bench/hostile.mjs';
 import { parseOnly, runPty } from './bench/limits.mjs';
@@ -202,6 +203,7 @@ async function normalLoads() {
   // 3b. A wait at an unexpected prompt (npm init's type:) ends early, not at its timeout.
   await reportEarlyStop(report, fmt, client, RUNS);
   await reportAttach(report, fmt, connect, seqCommand, RUNS);
+  await reportFirstScreen(report, fmt, connect, Math.max(RUNS * 2, 10));
 
   // 4. Close: a program that exits on hangup.
   const closes = await repeat(RUNS, async () => {

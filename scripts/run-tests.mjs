@@ -7,7 +7,8 @@
 // timing), so they run afterwards, one at a time, with nothing else of the suite beside them.
 // The others drive real programs too, and must hold on a machine that is doing something else.
 //
-// Usage: node scripts/run-tests.mjs [layer ...]   (layers: unit property integration e2e)
+// Usage: node scripts/run-tests.mjs [layer ...]   (layers: unit property integration e2e;
+//        prompts: the shell and prompt files of e2e, one at a time)
 //        AGENT_TTY_TEST_SERIAL=1 runs every file one at a time.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -26,10 +27,27 @@ const SOLO = new Set([
   'transcript.test.js',
 ]);
 
+/**
+ * The end-to-end files about shells and prompts: `.ci/run` runs them a second time as a normal
+ * user whose shell profile takes a second (layer name `prompts`).
+ */
+const PROMPTS = [
+  'command-marks-hooks.test.js',
+  'early-stop.test.js',
+  'early-stop-programs.test.js',
+  'password-prompts.test.js',
+  'passwords.test.js',
+  'programs.test.js',
+  'readiness.test.js',
+  'real-input.test.js',
+  'shell.test.js',
+];
+
 const layers = process.argv.slice(2);
-const roots = (layers.length ? layers : ['unit', 'property', 'integration', 'e2e']).map((l) =>
-  join('build', 'test', l),
-);
+const prompts = layers.includes('prompts');
+const roots = (
+  prompts ? ['e2e'] : layers.length ? layers : ['unit', 'property', 'integration', 'e2e']
+).map((l) => join('build', 'test', l));
 
 function collect(dir) {
   if (!existsSync(dir)) return [];
@@ -42,12 +60,12 @@ function collect(dir) {
     .sort();
 }
 
-const files = roots.flatMap(collect);
+const files = roots.flatMap(collect).filter((file) => !prompts || PROMPTS.includes(basename(file)));
 if (files.length === 0) {
   console.error('no test files found: run npm run build:test first');
   process.exit(1);
 }
-const serial = process.env.AGENT_TTY_TEST_SERIAL === '1';
+const serial = prompts || process.env.AGENT_TTY_TEST_SERIAL === '1';
 const isSolo = (file) => serial || (file.includes('/e2e/') && SOLO.has(basename(file)));
 const groups = [
   { concurrency: 2, files: files.filter((f) => !isSolo(f)) },

@@ -356,7 +356,8 @@ describe('agent-tty attach', () => {
       assert.equal(ran.isError, false, `${screen}: ${ran.text}`);
       await w.waitForText(/^END$/m);
       const prompt = { type: 'wait', pattern: '[$#] $' };
-      await h.input(id, [{ type: 'text', text: 'q' }, prompt], { settleMs: 0 });
+      const back = await h.input(id, [{ type: 'text', text: 'q' }, prompt], { settleMs: 0 });
+      assert.equal(back.isError, false, `${screen}, q: ${back.text}`);
     }
     w.type('\x1c');
     assert.equal(await w.exited, 0);

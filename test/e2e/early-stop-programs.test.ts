@@ -135,7 +135,13 @@ describe('early stop on ordinary programs', { skip: LINUX }, () => {
   after(async () => {
     await h.close();
     for (const close of closers) await close();
-    for (const child of children) child.kill('SIGKILL');
+    for (const child of children) {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -364,7 +370,8 @@ describe('early stop on ordinary programs', { skip: LINUX }, () => {
             `--port=${daemonPort}`,
             base,
           ],
-          { stdio: 'ignore' },
+          // git runs git-daemon as its child: a group of their own, killed whole.
+          { stdio: 'ignore', detached: true },
         );
         children.push(daemon);
         await waitForPort(daemonPort);
