@@ -17,9 +17,11 @@ import { encodeKey } from '../input/encode-key.js';
 import { encodeMouse, type MouseReport } from '../input/encode-mouse.js';
 import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
 import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
+import { sendsSignalCharacter, whenReadingAgain } from './after-interrupt.js';
 import { type ObserveDefaults, observeOptions } from './observation.js';
 import { notReadyError } from './readiness.js';
 import type { Session } from './session.js';
+import { sleep } from './sleep.js';
 import {
   describeCondition,
   inputRequiredError,
@@ -116,6 +118,8 @@ export async function runBatch(
     throw failedBeforeSending(err).withPartial(progressFields(progress));
   }
   try {
+    /** The last sending action sent a signal character (Ctrl+C): the next one waits for a read. */
+    let interrupted = false;
     for (let i = 0; i < actions.length; i++) {
       const action = actions[i] as Action;
       // A person's keystrokes wait while a run of sending actions goes out, and reach the
@@ -124,8 +128,14 @@ export async function runBatch(
       else session.beginAgentRun();
       try {
         throwIfAborted(options.signal);
-        if (!PAUSES.has(action.type)) await holdUntilReady(session, options.signal);
-        await runAction(session, action, i, progress, options);
+        if (!PAUSES.has(action.type)) {
+          await holdUntilReady(session, options.signal);
+          if (interrupted) await whenReadingAgain(session, options.signal);
+          interrupted = false;
+        }
+        if ((await runAction(session, action, i, progress, options)) === SENT_SIGNAL) {
+          interrupted = true;
+        }
         progress.actionsCompleted++;
       } catch (err) {
         throw toTerminalError(err, `action ${i}`).withPartial({
@@ -161,6 +171,9 @@ export function failedBeforeSending(err: unknown): TerminalError {
   return typeof index === 'number' ? error.withPartial({ failedActionIndex: index }) : error;
 }
 
+/** What runAction returns when it sent one of the terminal's signal characters. */
+const SENT_SIGNAL = 'signal';
+
 /** Actions that send nothing and may take time: a person's input is not held across them. */
 const PAUSES: ReadonlySet<Action['type']> = new Set(['wait', 'observe', 'expect']);
 
@@ -170,11 +183,12 @@ async function runAction(
   index: number,
   progress: BatchProgress,
   options: BatchOptions,
-): Promise<void> {
+): Promise<typeof SENT_SIGNAL | undefined> {
   const at = options.at ?? actionAt;
-  const send = (bytes: Uint8Array) => {
+  const send = (bytes: Uint8Array): typeof SENT_SIGNAL | undefined => {
     session.send(bytes);
     if (bytes.length > 0) progress.inputSent = true;
+    return sendsSignalCharacter(bytes) ? SENT_SIGNAL : undefined;
   };
   switch (action.type) {
     case 'text':
@@ -197,15 +211,16 @@ async function runAction(
         if (!encoded.ok) throw mouseError(at(index), encoded.code, encoded.reason);
         send(encoded.bytes);
       }
-      return;
+      return undefined;
     }
     case 'focus': {
       const modes = await currentModes(session);
       if (modes.focusEvents) send(encodeFocus(action.focused));
-      return;
+      return undefined;
     }
     case 'wait':
-      return sleep(action.durationMs, options.signal);
+      await sleep(action.durationMs, options.signal);
+      return undefined;
     case 'observe': {
       const result = await session.settle(observeOptions(options.defaults, action, options.signal));
       progress.waits.push({
@@ -308,19 +323,4 @@ function mouseError(
 ): TerminalError {
   const hint = code === 'MOUSE_NOT_ENABLED' ? `; ${MOUSE_NOT_ENABLED_ADVICE}` : '';
   return actionError(at, `${reason}${hint}`, code);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(cancelledError(signal));
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelledError(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
