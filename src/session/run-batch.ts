@@ -5,7 +5,7 @@
  * failedActionIndex) whether the batch finishes or fails.
  */
 import type { WaitReport } from '../contract/progress.js';
-import { cancelledError, type TerminalError, throwIfAborted, toTerminalError } from '../errors.js';
+import { type TerminalError, throwIfAborted, toTerminalError } from '../errors.js';
 import {
   type Action,
   type ActionAt,
