@@ -96,7 +96,7 @@ describe('the client PATH wins over the login profile', () => {
       const { id } = await h.start({ shell, env: { PS1: '$ ' } });
       try {
         const reply = await h.input(id, [
-          { type: 'wait', pattern: '[$>] ?$', timeoutMs: 15_000, stopOnInput: false },
+          { type: 'wait', pattern: '[$#>] ?$', timeoutMs: 15_000, stopOnInput: false },
           { type: 'text', text: PROBE },
           { type: 'key', key: 'Enter' },
           { type: 'wait', command: true, timeoutMs: 15_000 },
