@@ -1,6 +1,7 @@
 /**
  * The --rcfile a session gives an interactive bash: it defines the hooks (the nonce is in their
- * text only), empties itself, reads the files bash would have read, then arranges for the hooks
+ * text only), empties itself, reads the files bash would have read, puts the session's PATH
+ * entries first again (client-path.ts), then arranges for the hooks
  * to be put in place at the first prompt, before anything of the user's runs there. The hook
  * that prints D and A keeps an entry of PROMPT_COMMAND to itself (bash 5.1 runs each entry with
  * the command's status, whatever the entries before it did) or goes first in it (older bash); it
@@ -11,6 +12,7 @@
  * @see spec/tools.md (Command marks)
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is shell syntax.
+import { POSIX_PATH_ORDER } from './client-path.js';
 import { HEADER, osc, quotePosix } from './shell-scripts.js';
 
 /** bash 4.4 has PS0; from 5.1 PROMPT_COMMAND may be an array, one command per entry. */
@@ -180,6 +182,7 @@ export function bashRc(nonce: string, login: boolean, path: string): string {
     'fi',
     `{ : >| ${file}; } 2>/dev/null`,
     ...startupFiles(login),
+    POSIX_PATH_ORDER,
     'if declare -F __agent_tty_start >/dev/null &&',
     '  { [[ -z ${PROMPT_COMMAND[*]+set} ]] || [[ ${PROMPT_COMMAND@a} != *r* ]]; }; then',
     // A DEBUG trap set by the startup files makes the hook run in a subshell. Checked here, at

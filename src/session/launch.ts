@@ -1,12 +1,13 @@
 /**
- * Turns terminal_start's arguments into what is spawned: the argv (`shell -l -c command`, or an
- * interactive shell when there is no command), the working directory and the environment
- * (inherited, minus variables that would confuse a nested terminal, then the caller's overrides,
- * with TERM fixed), and whether shell history stays in the session. Pure but for the defaults it
- * is given.
- * @see spec/tools.md (terminal_start, Shell history)
+ * Turns terminal_start's arguments into what is spawned: the argv (`shell -l -c command`, with the
+ * PATH order of client-path.ts before the command, or an interactive shell when there is no
+ * command), the working directory and the environment (inherited, minus variables that would
+ * confuse a nested terminal, then the caller's overrides, with TERM fixed), and whether shell
+ * history stays in the session. Pure but for the defaults it is given.
+ * @see spec/tools.md (terminal_start, PATH, Shell history)
  */
 import { resolve } from 'node:path';
+import { CLIENT_PATH_VARIABLE, loginCommandArgs } from './client-path.js';
 
 export interface LaunchRequest {
   readonly command?: string | undefined;
@@ -64,7 +65,7 @@ export function planLaunch(request: LaunchRequest, defaults: LaunchDefaults): La
   const shell = request.shell ?? nonEmpty(defaults.env.SHELL) ?? '/bin/sh';
   const login = request.login ?? true;
   const command = request.command ?? null;
-  const args = [...(login ? ['-l'] : []), ...(command !== null ? ['-c', command] : [])];
+  let args = [...(login ? ['-l'] : []), ...(command !== null ? ['-c', command] : [])];
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(defaults.env)) {
     if (value !== undefined && !NOT_INHERITED.includes(name)) env[name] = value;
@@ -83,6 +84,14 @@ export function planLaunch(request: LaunchRequest, defaults: LaunchDefaults): La
   env.TERM = TERM;
   const cwd = resolve(defaults.cwd, request.cwd ?? '.');
   env.PWD = cwd;
+  // The login profile may rewrite PATH: the session's own entries go first again after it.
+  delete env[CLIENT_PATH_VARIABLE];
+  const ordered =
+    login && command !== null && env.PATH ? loginCommandArgs(shell, command) : undefined;
+  if (ordered !== undefined && env.PATH) {
+    args = ordered;
+    env[CLIENT_PATH_VARIABLE] = env.PATH;
+  }
   return { file: shell, args, cwd, env, command, login, sessionHistory };
 }
 

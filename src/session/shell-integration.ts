@@ -4,7 +4,8 @@
  * user's files or prompt. Each session gets a private directory (0700, from mkdtemp) holding
  * startup files that read the user's usual ones first, then add hooks that print the marks:
  * bash reads ours with --rcfile, zsh through ZDOTDIR, fish with --init-command. The file that
- * holds the nonce empties itself as the shell reads it; the session removes the directory once
+ * holds the nonce empties itself as the shell reads it; after the user's files they put the
+ * session's PATH entries first again (client-path.ts). The session removes the directory once
  * the shell's first mark arrives, and when it closes. Startup file text is in bash-script.ts and
  * shell-scripts.ts.
  * @see spec/tools.md (Command marks)
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createPrivateFile } from '../private-files.js';
 import { bashRc } from './bash-script.js';
+import { CLIENT_PATH_VARIABLE } from './client-path.js';
 import { fishInit, quoteFish, ZSH_FILES, ZSH_MARKS, zshFile, zshMarks } from './shell-scripts.js';
 
 /** The shells that get command marks. */
@@ -73,7 +75,7 @@ export function createShellIntegration(
     }
   };
   try {
-    return { nonce, launch: inject(shell, dir, nonce, launch), remove };
+    return { nonce, launch: inject(shell, dir, nonce, withClientPath(launch)), remove };
   } catch (err) {
     remove();
     throw err;
@@ -105,6 +107,16 @@ function inject(shell: MarkedShell, dir: string, nonce: string, launch: ShellLau
     default:
       return shell satisfies never;
   }
+}
+
+/**
+ * The launch with the session's PATH in CLIENT_PATH_VARIABLE, for the startup files to put first
+ * again once the user's files have run (client-path.ts); unchanged when there is no PATH.
+ */
+function withClientPath(launch: ShellLaunch): ShellLaunch {
+  const path = launch.env.PATH;
+  if (!path) return launch;
+  return { ...launch, env: { ...launch.env, [CLIENT_PATH_VARIABLE]: path } };
 }
 
 /** A new 0600 file that never follows or replaces anything already at its path. */

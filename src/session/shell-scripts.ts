@@ -1,13 +1,15 @@
 /**
  * The text of the startup files shell-integration.ts writes for a session, but bash's
  * (bash-script.ts): zsh's and fish's, and the pieces all share. Each reads the files the shell
- * would have read (as the shell itself would, at top level), then adds hooks that print OSC 133
+ * would have read (as the shell itself would, at top level), puts the session's PATH entries
+ * first again after the last of them (client-path.ts), and adds hooks that print OSC 133
  * marks tagged `aid=<nonce>`: D (the command's exit code) and A before each prompt, C once a
  * command line has been read. The nonce is in the hooks' text only, and the file that holds it
  * empties itself once read. Prompts (PS1, PROMPT, fish_prompt) are left as they are. Pure.
  * @see spec/tools.md (Command marks)
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is shell syntax.
+import { FISH_PATH_ORDER, POSIX_PATH_ORDER } from './client-path.js';
 
 const ST = '\\e\\\\';
 
@@ -74,7 +76,7 @@ export function zshFile(name: ZshFile, options: ZshOptions): string {
   );
   if (name === '.zshrc') lines.push(...ZSH_INSTALL);
   if (name === last) {
-    lines.push('unset __agent_tty_zd_set __agent_tty_zd __agent_tty_zd_x', '');
+    lines.push('unset __agent_tty_zd_set __agent_tty_zd __agent_tty_zd_x', POSIX_PATH_ORDER, '');
     return lines.join('\n');
   }
   lines.push(
@@ -169,6 +171,7 @@ export function fishInit(nonce: string, path: string): string {
     '    set -l s $status',
     `    builtin printf '${mark('D;%s')}' $s`,
     'end',
+    FISH_PATH_ORDER,
     `true >${quoteFish(path)} 2>/dev/null`,
     '',
   ].join('\n');

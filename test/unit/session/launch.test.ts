@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  CLIENT_PATH_VARIABLE,
+  FISH_PATH_ORDER,
+  POSIX_PATH_ORDER,
+} from '../../../src/session/client-path.js';
+import {
   type LaunchDefaults,
   type LaunchRequest,
   planLaunch,
@@ -36,11 +41,11 @@ function plan(request: LaunchRequest, defaults: LaunchDefaults = DEFAULTS) {
 describe('planLaunch argv', () => {
   const cases: [string, LaunchRequest, LaunchDefaults, string, string[]][] = [
     [
-      'a command in a login shell',
+      'a command in a login shell, the PATH order before it',
       { command: 'ls -la' },
       DEFAULTS,
       '/bin/bash',
-      ['-l', '-c', 'ls -la'],
+      ['-l', '-c', `${POSIX_PATH_ORDER}\nls -la`],
     ],
     ['login: false', { command: 'ls', login: false }, DEFAULTS, '/bin/bash', ['-c', 'ls']],
     ['an interactive shell without a command', {}, DEFAULTS, '/bin/bash', ['-l']],
@@ -50,6 +55,20 @@ describe('planLaunch argv', () => {
       { command: 'x', shell: '/bin/zsh' },
       DEFAULTS,
       '/bin/zsh',
+      ['-l', '-c', `${POSIX_PATH_ORDER}\nx`],
+    ],
+    [
+      'fish: the PATH order as an --init-command',
+      { command: 'x', shell: 'fish' },
+      DEFAULTS,
+      'fish',
+      ['-l', '--init-command', FISH_PATH_ORDER, '-c', 'x'],
+    ],
+    [
+      'a shell that gets no PATH order',
+      { command: 'x', shell: '/bin/tcsh' },
+      DEFAULTS,
+      '/bin/tcsh',
       ['-l', '-c', 'x'],
     ],
     [
@@ -57,6 +76,13 @@ describe('planLaunch argv', () => {
       { command: 'x' },
       { ...DEFAULTS, env: { PATH: '/bin' } },
       '/bin/sh',
+      ['-l', '-c', `${POSIX_PATH_ORDER}\nx`],
+    ],
+    [
+      'no PATH: the command as it is',
+      { command: 'x' },
+      { ...DEFAULTS, env: { SHELL: '/bin/bash' } },
+      '/bin/bash',
       ['-l', '-c', 'x'],
     ],
     ['an empty $SHELL: /bin/sh', {}, { ...DEFAULTS, env: { SHELL: '' } }, '/bin/sh', ['-l']],
@@ -65,7 +91,7 @@ describe('planLaunch argv', () => {
       { command: `echo 'a b'\necho "$HOME"` },
       DEFAULTS,
       '/bin/bash',
-      ['-l', '-c', `echo 'a b'\necho "$HOME"`],
+      ['-l', '-c', `${POSIX_PATH_ORDER}\necho 'a b'\necho "$HOME"`],
     ],
   ];
   for (const [name, request, defaults, file, args] of cases) {
@@ -119,6 +145,26 @@ describe('planLaunch environment', () => {
     const before = JSON.stringify(DEFAULTS);
     plan({ env: { NEW: '1' }, unsetEnv: ['PATH'] });
     assert.equal(JSON.stringify(DEFAULTS), before);
+  });
+});
+
+describe('planLaunch PATH order', () => {
+  it("passes the session's PATH (the caller's env.PATH over the server's) to a login command", () => {
+    assert.equal(plan({ command: 'ls' }).env[CLIENT_PATH_VARIABLE], '/usr/bin:/bin');
+    const own = plan({ command: 'ls', env: { PATH: '/venv/bin:/usr/bin' } });
+    assert.equal(own.env[CLIENT_PATH_VARIABLE], '/venv/bin:/usr/bin');
+  });
+
+  it('passes none to a non-login command, an interactive shell (its startup files get it) or without PATH', () => {
+    const inherited = { ...DEFAULTS, env: { ...DEFAULTS.env, [CLIENT_PATH_VARIABLE]: '/old' } };
+    for (const request of [
+      { command: 'ls', login: false },
+      {},
+      { command: 'ls', unsetEnv: ['PATH'] },
+    ]) {
+      assert.equal(CLIENT_PATH_VARIABLE in plan(request, inherited).env, false);
+    }
+    assert.deepEqual(plan({ command: 'ls', unsetEnv: ['PATH'] }).args, ['-l', '-c', 'ls']);
   });
 });
 

@@ -10,6 +10,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
+  CLIENT_PATH_VARIABLE,
+  FISH_PATH_ORDER,
+  POSIX_PATH_ORDER,
+} from '../../../src/session/client-path.js';
+import {
   createShellIntegration,
   markedShell,
   type ShellLaunch,
@@ -141,6 +146,34 @@ describe('createShellIntegration', () => {
     assert.equal(createShellIntegration('t4', launch('bash', { command: 'ls' })), undefined);
     const posix = launch('bash', { env: { POSIXLY_CORRECT: '1' } });
     assert.equal(createShellIntegration('t4', posix), undefined);
+  });
+
+  it("puts the session's PATH first again after the user's startup files", () => {
+    const env = { HOME: '/home/u', PATH: '/venv/bin:/usr/bin' };
+    for (const login of [false, true]) {
+      const bash = createShellIntegration('t6', launch('bash', { env, login }));
+      const zsh = createShellIntegration('t6', launch('zsh', { env, login }));
+      const fish = createShellIntegration('t6', launch('fish', { env, login }));
+      try {
+        for (const made of [bash, zsh, fish]) {
+          assert.equal(made?.launch.env[CLIENT_PATH_VARIABLE], env.PATH);
+        }
+        const rc = readFileSync(bash?.launch.args[1] as string, 'utf8');
+        const last = login ? /\. ~\/\.profile/ : /\. ~\/\.bashrc/;
+        assert.ok(rc.indexOf(POSIX_PATH_ORDER) > (last.exec(rc)?.index ?? Infinity), rc);
+        const dir = zsh?.launch.env.ZDOTDIR as string;
+        for (const name of ZSH_FILES) {
+          const text = readFileSync(join(dir, name), 'utf8');
+          const isLast = name === (login ? '.zlogin' : '.zshrc');
+          assert.equal(text.includes(POSIX_PATH_ORDER), isLast, name);
+          if (isLast) assert.ok(text.indexOf(POSIX_PATH_ORDER) > text.indexOf(`/${name}`), text);
+        }
+        const init = /^source '(.+)'$/.exec(fish?.launch.args.at(-1) as string)?.[1] as string;
+        assert.ok(readFileSync(init, 'utf8').includes(FISH_PATH_ORDER));
+      } finally {
+        for (const made of [bash, zsh, fish]) made?.remove();
+      }
+    }
   });
 
   it('each nonce is new', () => {
