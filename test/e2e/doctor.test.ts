@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -74,6 +74,25 @@ describe('node-pty that cannot load', () => {
     assert.match(line, /^problem/, result.stdout);
     assert.match(line, /npm install -g --allow-scripts=node-pty agent-tty/);
     assert.match(line, /npm rebuild node-pty/);
+  });
+});
+
+describe('node-pty repaired while the server runs', () => {
+  it('starts terminals at the next terminal_start, without a restart', async () => {
+    const server = await startServer({ server: brokenServer, env });
+    try {
+      const before = await server.call('terminal_start', { command: 'echo hi', login: false });
+      assertToolError(before, 'SPAWN_FAILED');
+      // Where node-pty keeps its native module: built here, or shipped prebuilt.
+      const pty = join(ROOT, 'node_modules', 'node-pty');
+      for (const dir of ['build', 'prebuilds'].filter((d) => existsSync(join(pty, d)))) {
+        cpSync(join(pty, dir), join(broken, 'node_modules', 'node-pty', dir), { recursive: true });
+      }
+      const { snapshot } = await server.start({ command: 'echo repaired', login: false });
+      assert.match(snapshot.screen.join('\n'), /repaired/);
+    } finally {
+      await server.close();
+    }
   });
 });
 
