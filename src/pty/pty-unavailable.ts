@@ -32,13 +32,14 @@ export function isNativePtyFailure(err: unknown): boolean {
 export function ptyUnavailableError(err: unknown): TerminalError {
   if (err instanceof TerminalError && err.code === 'SPAWN_FAILED') return err;
   const reason = loadFailureReason(err);
-  const what = isNativePtyFailure(err)
+  const native = isNativePtyFailure(err);
+  const what = native
     ? 'node-pty, the native module that runs programs in a terminal, could not be loaded'
     : "agent-tty's terminal code could not be loaded";
   return new TerminalError(
     'SPAWN_FAILED',
     `${what} (${reason}), so no shell or other program can start until the install is fixed: ${PTY_FIX}; \`agent-tty doctor\` checks the install; then try again (if it still fails, restart the MCP client)`,
-    { nativeModule: 'node-pty', reason },
+    native ? { nativeModule: 'node-pty', reason } : { reason },
     { cause: err },
   );
 }

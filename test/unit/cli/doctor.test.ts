@@ -114,8 +114,10 @@ describe('a PTY that cannot load', () => {
     assert.match(err.message, /npm install -g --allow-scripts=node-pty agent-tty/);
     assert.match(err.message, /npm rebuild node-pty/);
     assert.match(err.message, /agent-tty doctor/);
+    assert.equal(err.details.nativeModule, 'node-pty');
     assert.equal(ptyUnavailableError(err), err, 'not wrapped twice');
     const other = ptyUnavailableError(new Error("Cannot find module '/x/dist/chunks/a.js'"));
     assert.match(other.message, /^agent-tty's terminal code could not be loaded/);
+    assert.equal(other.details.nativeModule, undefined);
   });
 });
