@@ -139,11 +139,16 @@ function socketCheck(deps: DoctorDeps): CheckResult {
     deps.ensureSocketDir(deps.socketDir);
     return { name: 'attach', ok: true, detail: `socket directory ${deps.socketDir}` };
   } catch (err) {
+    const detail = (err as Error).message;
+    // Most refusals already say what to do (remove it, chmod 700, set the variable).
+    const said = /AGENT_TTY_SOCKET_DIR|remove it|chmod/.test(detail);
     return {
       name: 'attach',
       ok: false,
-      detail: (err as Error).message,
-      fix: 'fix the directory as said, or set AGENT_TTY_SOCKET_DIR to a directory of your own',
+      detail,
+      ...(said
+        ? {}
+        : { fix: 'set AGENT_TTY_SOCKET_DIR to an absolute directory of your own (made 0700)' }),
     };
   }
 }
