@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // npm run pack:smoke: packs agent-tty and installs the tarball as a user does (npm install -g,
-// into a temporary prefix), once with this machine's Node and once with Node 24 from the npm
-// registry; then runs the installed `agent-tty`: --version, --help, an MCP session over stdio.
-// Also: on Node 18 it must refuse to serve in one line, and so must a broken node-pty.
+// into a temporary prefix), with this machine's Node and with Node 20, 22 and 24 from the npm
+// registry (those this one is not); then runs the installed `agent-tty`: --version, version,
+// --help, `agent-tty doctor` (exit 0), an MCP session over stdio. Also: on Node 18 it must refuse
+// to serve in one line; with node-pty unloadable it must serve, fail terminal_start with
+// SPAWN_FAILED naming the fix, and `agent-tty doctor` must exit 1 naming it too.
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -81,10 +83,25 @@ function ptyModules(prefix) {
 
 function checkVersionAndHelp(bin, env) {
   assertEqual(run(bin, ['--version'], { env }).stdout.trim(), PKG.version, '--version');
+  assertEqual(run(bin, ['version'], { env }).stdout.trim(), PKG.version, 'version');
   const help = run(bin, ['--help'], { env }).stdout;
   const unmentioned = TOOLS.filter((tool) => !help.includes(tool));
   if (unmentioned.length) throw new Error(`--help does not mention ${unmentioned.join(', ')}`);
   return `${PKG.version}; --help lists the six tools`;
+}
+
+/** doctor's checks look at the user's shell: give them one with command marks. */
+function doctorEnv(env) {
+  return existsSync('/bin/bash') ? { ...env, SHELL: '/bin/bash' } : env;
+}
+
+/** `agent-tty doctor` of the installed copy: exit 0, every check ok. */
+function checkDoctor(bin, env) {
+  const result = run(bin, ['doctor'], { env: doctorEnv(env), allowFailure: true });
+  if (result.status !== 0) {
+    throw new Error(`agent-tty doctor exited ${result.status}: ${result.stdout}${result.stderr}`);
+  }
+  return result.stdout.trim().split('\n').at(-1);
 }
 
 /** initialize, tools/list, then one terminal from start to close, through the SDK's Client. */
@@ -111,6 +128,30 @@ async function checkSession(bin, env) {
     return `6 tools; ${sessionId} showed smoke-ok, exited, closed`;
   } catch (err) {
     throw new Error(`${err.message}${stderr ? `; server stderr: ${stderr.trim()}` : ''}`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** What a broken node-pty's errors must name: the reinstall and the rebuild. */
+const FIX = /npm install -g --allow-scripts=node-pty agent-tty.*npm rebuild node-pty/;
+
+/** With node-pty unloadable: initialize and tools/list work, terminal_start is SPAWN_FAILED. */
+async function checkBrokenSession(bin, env) {
+  const transport = new StdioClientTransport({ command: bin, env, stderr: 'pipe' });
+  transport.stderr?.on('data', () => {});
+  const client = new Client({ name: 'agent-tty-pack-smoke', version: PKG.version });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    assertEqual(tools.map((t) => t.name).sort(), [...TOOLS].sort(), 'tools/list');
+    const args = { command: 'echo smoke-ok', login: false };
+    const started = await client.callTool({ name: 'terminal_start', arguments: args });
+    const error = started.structuredContent?.error;
+    if (!started.isError || error?.code !== 'SPAWN_FAILED' || !FIX.test(error.message)) {
+      throw new Error(`terminal_start: ${JSON.stringify(started.structuredContent)}`);
+    }
+    return 'the server answers; terminal_start is SPAWN_FAILED naming the fix';
   } finally {
     await client.close();
   }
@@ -170,7 +211,8 @@ async function smokeNode(tarball, node, prefix) {
     return result.detail;
   });
   if (!installed) return undefined;
-  await check(`${label}: --version, --help`, () => checkVersionAndHelp(bin, node.env));
+  await check(`${label}: --version, version, --help`, () => checkVersionAndHelp(bin, node.env));
+  await check(`${label}: agent-tty doctor`, () => checkDoctor(bin, node.env));
   await check(`${label}: MCP session`, () => checkSession(bin, node.env));
   return bin;
 }
@@ -188,18 +230,20 @@ async function main() {
   const prefix = join(work, `prefix-${THIS_MAJOR}`);
   const bin = await smokeNode(tarball, here, prefix);
 
-  let node24;
-  await check('node 24 from the npm registry', () => {
-    if (THIS_MAJOR === 24) throw new Skip('this Node is 24 already');
-    const node = installRegistryNode(24, join(work, 'node-24'));
-    // Its own headers, so node-gyp needs no download (and ignores a configured nodedir).
-    node24 = {
-      version: node.version,
-      env: envWithNode(node.bin, { npm_config_nodedir: node.root }),
-    };
-    return node.version;
-  });
-  if (node24) await smokeNode(tarball, node24, join(work, 'prefix-24'));
+  for (const major of [20, 22, 24]) {
+    let other;
+    await check(`node ${major} from the npm registry`, () => {
+      if (THIS_MAJOR === major) throw new Skip(`this Node is ${major} already`);
+      const node = installRegistryNode(major, join(work, `node-${major}`));
+      // Its own headers, so node-gyp needs no download (and ignores a configured nodedir).
+      other = {
+        version: node.version,
+        env: envWithNode(node.bin, { npm_config_nodedir: node.root }),
+      };
+      return node.version;
+    });
+    if (other) await smokeNode(tarball, other, join(work, `prefix-${major}`));
+  }
 
   await check(`node ${here.version}: npm install -g --ignore-scripts`, async () => {
     const prefixNoScripts = join(work, 'prefix-no-scripts');
@@ -231,14 +275,17 @@ async function main() {
     );
   }
 
-  await check('node-pty unloadable: refuses to serve', async () => {
+  await check('node-pty unloadable: serves, SPAWN_FAILED, doctor exits 1', async () => {
     const files = ptyModules(prefix).map(({ file }) => file);
     for (const file of files) renameSync(file, `${file}.off`);
     try {
-      const result = await serveUntilExit(bin, here.env);
-      const line = assertOneLineExit(result, /node-pty could not be loaded/);
-      const answered = result.stdout.includes('"id":1') ? 'after answering initialize' : 'at once';
-      return `${answered}: ${line.slice(0, 60)}…`;
+      const failed = await checkBrokenSession(bin, here.env);
+      const doctor = run(bin, ['doctor'], { env: doctorEnv(here.env), allowFailure: true });
+      const line = doctor.stdout.split('\n').find((l) => l.includes('node-pty')) ?? '';
+      if (doctor.status !== 1 || !line.startsWith('problem') || !FIX.test(line)) {
+        throw new Error(`agent-tty doctor exited ${doctor.status}: ${doctor.stdout}`);
+      }
+      return `${failed}; doctor exits 1 naming the fix`;
     } finally {
       for (const file of files) renameSync(`${file}.off`, file);
     }

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * The agent-tty executable: --help and --version (which work on any Node and without node-pty),
- * start-up checks that fail with one clear line, then the stdio server. The only process.exit.
+ * `doctor`, start-up checks that fail with one clear line, then the stdio server. The only
+ * process.exit.
  */
 import module from 'node:module';
 import { isatty } from 'node:tty';
+import { MIN_NODE_MAJOR } from './cli/doctor.js';
 import { loadConfig, OPTIONS } from './config.js';
 import { TerminalError } from './errors.js';
 import { createLogger } from './log.js';
@@ -13,8 +15,6 @@ import { PACKAGE } from './version.js';
 
 // Before anything else: from here on, SIGUSR1 cannot open Node's inspector port.
 refuseInspectorSignal();
-
-const MIN_NODE_MAJOR = 20;
 
 /**
  * Largest young-generation semi-space, in MiB: what V8 11 and 12 (Node 20, 22) use at most. V8 13
@@ -65,13 +65,36 @@ function terminalHint(): string {
   );
 }
 
+/** Longest line of --help: what an 100-column terminal shows without wrapping. */
+const HELP_WIDTH = 100;
+/** Where an option's help starts. */
+const HELP_COLUMN = 26;
+
+/** `text` in lines of at most `width` columns, each after `indent` (one long word stays whole). */
+function wrap(text: string, indent: string, width = HELP_WIDTH): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(`${indent}${line}`);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(`${indent}${line}`);
+  return lines;
+}
+
 function helpText(): string {
-  const indent = ' '.repeat(26);
+  const indent = ' '.repeat(HELP_COLUMN);
   const flags = OPTIONS.map((o) => {
     const name = o.flagValue === undefined ? `${o.flag} <value>` : o.flag;
+    const [first = '', ...rest] = wrap(o.help, indent);
     // A name too long for its column puts the help on the next line.
-    const head = name.length < 24 ? `  ${name.padEnd(24)}` : `  ${name}\n${indent}`;
-    return `${head}${o.help}\n${indent}env ${o.env}`;
+    const head =
+      name.length < HELP_COLUMN - 2
+        ? `  ${name.padEnd(HELP_COLUMN - 2)}${first.slice(HELP_COLUMN)}`
+        : `  ${name}\n${first}`;
+    return [head, ...rest, `${indent}env ${o.env}`].join('\n');
   });
   return [
     `${PACKAGE.name} ${PACKAGE.version}: an MCP server that gives AI agents a real interactive terminal.`,
@@ -79,17 +102,21 @@ function helpText(): string {
     'Usage: agent-tty [options]          run the MCP server on stdio',
     '       agent-tty test SCRIPT.json...  replay test scripts (agent-tty test --help)',
     '       agent-tty attach [SESSION]     watch and type into a session (agent-tty attach --help)',
+    '       agent-tty doctor               check this install: node-pty, shell, attach, /proc',
+    '       agent-tty version              print the version (also --version, -v)',
     '',
     'Speaks MCP over stdio (stdin/stdout); logs go to stderr. Register it with your client, e.g.',
     ...REGISTER_COMMANDS.map((c) => `  ${c}`),
     '',
     'Options:',
-    '  --help                  show this help and exit',
-    '  --version               print the version and exit',
+    '  --help, -h              show this help and exit',
+    '  --version, -v           print the version and exit',
     ...flags,
     '',
-    'Tools: terminal_start, terminal_input, terminal_snapshot, terminal_resize, terminal_list, terminal_close.',
+    'Tools: terminal_start, terminal_input, terminal_snapshot, terminal_resize, terminal_list,',
+    '       terminal_close.',
     'Programs run with your permissions and environment. Docs: README.md and spec/ in the package.',
+    'A problem with the install (e.g. every terminal_start fails)? Run agent-tty doctor.',
   ].join('\n');
 }
 
@@ -121,9 +148,23 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${helpText()}\n`);
     return;
   }
-  if (argv.includes('--version') || argv.includes('-v')) {
+  if (argv[0] === 'version' || argv.includes('--version') || argv.includes('-v')) {
     process.stdout.write(`${PACKAGE.version}\n`);
     return;
+  }
+  if (argv[0] === 'doctor') {
+    // Before the Node version check: doctor reports an old Node as one of its findings.
+    const [{ runDoctorCommand }, { ensureSocketDir, socketDir }] = await Promise.all([
+      import('./cli/doctor-command.js'),
+      import('./attach/socket-dir.js'),
+    ]);
+    process.exit(
+      await runDoctorCommand(argv.slice(1), {
+        env: process.env,
+        socketDir: socketDir(process.env),
+        ensureSocketDir,
+      }),
+    );
   }
   const major = Number(process.versions.node.split('.')[0]);
   if (!(major >= MIN_NODE_MAJOR)) {

@@ -13,6 +13,7 @@ import { socketDir } from './attach/socket-dir.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { closeSharedMatchPool } from './match/match-pool.js';
+import { ptyUnavailableError } from './pty/pty-unavailable.js';
 import { killSessionsSync, SYNC_SWEEP_MS } from './pty/terminate.js';
 import { createServer } from './server.js';
 import { type SessionFactory, SessionRegistry } from './session/registry.js';
@@ -29,8 +30,13 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
   // so the handshake is answered without them.
   let runtime: Promise<SessionFactory> | undefined;
   const loadRuntime = () => {
-    runtime ??= import('./session/session-factory.js').then((m) =>
-      m.createSessionFactory(config, logger),
+    // A runtime that cannot load (node-pty's native module missing or built for another Node)
+    // fails every start with SPAWN_FAILED naming the fix; the server itself stays up.
+    runtime ??= import('./session/session-factory.js').then(
+      (m) => m.createSessionFactory(config, logger),
+      (err: unknown) => {
+        throw ptyUnavailableError(err);
+      },
     );
     return runtime;
   };
@@ -128,18 +134,13 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
         logger.warn(`agent-tty attach is off for this server: ${(err as Error).message}`),
       );
   }
-  // Check node-pty now (a native module: a broken install should fail at once, in one line),
-  // and warm the rest when the client is likely done with its handshake.
+  // Check node-pty now (a native module): a broken install is logged at once, and every
+  // terminal_start then says what failed and how to fix it. Then warm the rest when the client is
+  // likely done with its handshake.
   setImmediate(() => {
     import('./pty/spawn.js')
       .then((pty) => pty.checkNativePty())
-      .catch((err: unknown) => {
-        const reason = (err as Error).message.split('\n')[0];
-        process.stderr.write(
-          `agent-tty: node-pty could not be loaded (${reason}); reinstall with build tools available: npm install -g --allow-scripts=node-pty agent-tty\n`,
-        );
-        finish(1);
-      });
+      .catch((err: unknown) => logger.error(ptyUnavailableError(err).message));
   });
   setTimeout(() => void loadRuntime().catch(() => undefined), WARM_UP_DELAY_MS).unref();
   return finished;

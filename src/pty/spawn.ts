@@ -6,13 +6,15 @@
  * notices the exit by polling the pid, and leaves the drain to the output barrier (output-barrier.ts).
  */
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { constants as osConstants } from 'node:os';
-import * as nodePty from 'node-pty';
+import type * as nodePty from 'node-pty';
 import { LIMITS } from '../config.js';
 import { TerminalError } from '../errors.js';
 import { spawnAboveOpenDescriptors } from './descriptor-gaps.js';
 import { InputWriter, type TerminalFd } from './input-writer.js';
 import { OutputBarrier } from './output-barrier.js';
+import { ptyUnavailableError } from './pty-unavailable.js';
 import { ensureSpawnHelper } from './spawn-helper.js';
 import { checkSpawnable } from './spawnable.js';
 import { isProcessAlive } from './terminate.js';
@@ -74,12 +76,34 @@ export interface PtyHandle {
 const EXIT_POLL_MS = 8;
 
 /**
- * Start-up check of the native module: importing this module loads node-pty, so a broken install
- * rejects that import (with node-pty's own error); this only confirms what loaded. Callers import
- * this module lazily, which loads no emulator code.
+ * node-pty, loaded on first use rather than imported: a missing or foreign native module then
+ * fails the call that needs it (SPAWN_FAILED naming the fix), never the module graph it sits in,
+ * and a later call tries again (a failed require is not cached), so a rebuilt install works
+ * without a restart.
+ */
+let loadedPty: typeof nodePty | undefined;
+function nativePty(): typeof nodePty {
+  if (loadedPty !== undefined) return loadedPty;
+  const require = createRequire(import.meta.url);
+  let loaded: typeof nodePty;
+  try {
+    loaded = require('node-pty') as typeof nodePty;
+  } catch (err) {
+    throw ptyUnavailableError(err);
+  }
+  if (typeof loaded.spawn !== 'function') {
+    throw ptyUnavailableError(new Error('node-pty exports no spawn()'));
+  }
+  loadedPty = loaded;
+  return loaded;
+}
+
+/**
+ * Start-up check of the native module: loads node-pty; throws SPAWN_FAILED (with the fix) when it
+ * cannot be loaded. Callers import this module lazily, which loads no emulator code.
  */
 export function checkNativePty(): void {
-  if (typeof nodePty.spawn !== 'function') throw new Error('node-pty exports no spawn()');
+  nativePty();
 }
 
 export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
@@ -87,12 +111,13 @@ export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   // The environment exactly as node-pty passes it to exec: it sets PWD and TERM itself.
   const env = { ...options.env, PWD: options.cwd, TERM: name };
   checkSpawnable(options.file, options.args, options.cwd, env);
+  const native = nativePty();
   const helperProblem = ensureSpawnHelper();
   let pty: nodePty.IPty;
   try {
     // The program inherits none of the server's descriptors (see descriptor-gaps.ts).
     pty = spawnAboveOpenDescriptors(() =>
-      nodePty.spawn(options.file, [...options.args], {
+      native.spawn(options.file, [...options.args], {
         name,
         cols: options.cols,
         rows: options.rows,
@@ -104,7 +129,7 @@ export function spawnPty(options: SpawnOptions, events: PtyEvents): PtyHandle {
   } catch (err) {
     throw new TerminalError(
       'SPAWN_FAILED',
-      `could not start "${options.file}" in "${options.cwd}": ${(err as Error).message}; ${helperProblem ?? 'check the shell and cwd'}`,
+      `could not start "${options.file}" in "${options.cwd}": ${(err as Error).message}; ${helperProblem ?? 'check the shell and cwd (if every program fails so, run `agent-tty doctor` to check the install)'}`,
       { file: options.file, cwd: options.cwd },
       { cause: err },
     );

@@ -20,7 +20,7 @@ export interface Harness extends ToolCalls {
 }
 
 /**
- * Starts dist/main.js with `args`, `env` on top of this process's, in `cwd`, and connects;
+ * Starts dist/main.js (or `server`) with `args`, `env` on top of this process's, in `cwd`, and connects;
  * `prefix` runs it through another command (`runuser -u USER --`: as another user).
  */
 export async function startServer(
@@ -29,14 +29,17 @@ export async function startServer(
     env?: Record<string, string>;
     cwd?: string;
     prefix?: readonly string[];
+    /** Another built server to start (a copy of the install); dist/main.js by default. */
+    server?: string;
   } = {},
 ): Promise<Harness> {
-  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
+  const server = options.server ?? SERVER;
+  if (!existsSync(server)) throw new Error(`${server} is missing: run npm run build first`);
   let stderr = '';
   const [command, ...prefixArgs] = [...(options.prefix ?? []), process.execPath];
   const transport = new StdioClientTransport({
     command: command as string,
-    args: [...prefixArgs, SERVER, ...(options.args ?? [])],
+    args: [...prefixArgs, server, ...(options.args ?? [])],
     env: { ...(process.env as Record<string, string>), ...options.env },
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     stderr: 'pipe',
