@@ -38,21 +38,29 @@ export interface InterruptTarget {
   /** When output was last parsed (performance.now()), and the bytes still waiting to be. */
   readonly lastParsedAt: number;
   readonly pendingBytes: number;
+  /** Bytes of output received so far. */
+  readonly outputBytes: number;
 }
 
 /**
- * Resolves once the program reads the terminal again after the signal character just sent (the
- * probe counts only a wait begun since that input) with its output quiet for QUIET_MS, has
- * exited, or INTERRUPT_SETTLE_MS passed.
+ * Resolves once the program has printed something since the signal character was sent (when it
+ * had printed `outputBytesBefore`) and reads the terminal again (the probe counts only a wait
+ * begun since that input) with its output quiet for QUIET_MS, has exited, or
+ * INTERRUPT_SETTLE_MS passed (a program that ignores the signal and prints nothing).
  */
 export async function whenReadingAgain(
   target: InterruptTarget,
+  outputBytesBefore: number,
   signal?: AbortSignal,
   now: () => number = () => performance.now(),
 ): Promise<void> {
   if (!target.detectsInputWait) return sleep(INTERRUPT_PAUSE_MS, signal);
   const deadline = now() + INTERRUPT_SETTLE_MS;
+  // The terminal hands input to the program asynchronously: a program that was about to read
+  // may read again before the signal reaches it. What it prints (bash's `^C` and prompt, python's
+  // KeyboardInterrupt) says the signal arrived.
   const settled = () =>
+    target.outputBytes > outputBytesBefore &&
     target.pendingBytes === 0 &&
     now() - target.lastParsedAt >= QUIET_MS &&
     target.isWaitingForInput();

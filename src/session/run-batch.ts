@@ -118,8 +118,11 @@ export async function runBatch(
     throw failedBeforeSending(err).withPartial(progressFields(progress));
   }
   try {
-    /** The last sending action sent a signal character (Ctrl+C): the next one waits for a read. */
-    let interrupted = false;
+    /**
+     * The output received when the last sending action sent a signal character (Ctrl+C): the
+     * next sending action waits for the program to handle it.
+     */
+    let interrupted: number | undefined;
     for (let i = 0; i < actions.length; i++) {
       const action = actions[i] as Action;
       // A person's keystrokes wait while a run of sending actions goes out, and reach the
@@ -130,11 +133,14 @@ export async function runBatch(
         throwIfAborted(options.signal);
         if (!PAUSES.has(action.type)) {
           await holdUntilReady(session, options.signal);
-          if (interrupted) await whenReadingAgain(session, options.signal);
-          interrupted = false;
+          if (interrupted !== undefined) {
+            await whenReadingAgain(session, interrupted, options.signal);
+          }
+          interrupted = undefined;
         }
+        const outputBytes = session.outputBytes;
         if ((await runAction(session, action, i, progress, options)) === SENT_SIGNAL) {
-          interrupted = true;
+          interrupted = outputBytes;
         }
         progress.actionsCompleted++;
       } catch (err) {

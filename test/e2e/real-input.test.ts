@@ -96,14 +96,13 @@ describe('input in real programs', () => {
     skip: missing('bash'),
   }, async () => {
     // bash drops the first key that arrives while it handles SIGINT: `echo` ran as `cho` in about
-    // one batch of four when the keys followed Ctrl+C at once.
+    // one batch of five when the keys followed Ctrl+C at once on a machine at load 10.
     const { id } = await h.start({ shell: '/bin/bash', login: false, cols: 80, rows: 20 });
     const lost: string[] = [];
     for (let trial = 0; trial < 15; trial++) {
       const ran = await h.input(
         id,
         [
-          ...(trial % 2 ? [{ type: 'key', key: 'Enter' }] : []),
           { type: 'key', key: 'c', modifiers: ['Ctrl'] },
           { type: 'text', text: `echo o""k-${trial}` },
           { type: 'key', key: 'Enter' },
@@ -111,7 +110,7 @@ describe('input in real programs', () => {
         ],
         { settleMs: 0 },
       );
-      if (ran.isError) lost.push(`trial ${trial}: ${ran.text.slice(0, 400)}`);
+      if (ran.isError) lost.push(`trial ${trial}: ${ran.text.slice(0, 1500)}`);
     }
     assert.deepEqual(lost, []);
     await h.call('terminal_close', { sessionId: id });

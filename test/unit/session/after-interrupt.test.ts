@@ -14,6 +14,7 @@ function target(waitingAfterMs: number | undefined, detectsInputWait = true) {
     detectsInputWait,
     lastParsedAt: began - 1000,
     pendingBytes: 0,
+    outputBytes: 10,
     isWaitingForInput: () =>
       waitingAfterMs !== undefined && performance.now() - began >= waitingAfterMs,
   };
@@ -30,7 +31,7 @@ describe('after an interrupt', () => {
 
   it('goes on once the program reads again', async () => {
     const began = performance.now();
-    await whenReadingAgain(target(40));
+    await whenReadingAgain(target(40), 0);
     const took = performance.now() - began;
     assert.ok(took >= 35 && took < INTERRUPT_SETTLE_MS, `${took} ms`);
   });
@@ -38,20 +39,27 @@ describe('after an interrupt', () => {
   it('does not go on while output still comes, though the program reads', async () => {
     const t = { ...target(0), lastParsedAt: performance.now() + 60 };
     const began = performance.now();
-    await whenReadingAgain(t);
+    await whenReadingAgain(t, 0);
     assert.ok(performance.now() - began >= 60);
+  });
+
+  it('does not take a read from before the signal arrived for one after it', async () => {
+    const began = performance.now();
+    // Reading, but nothing printed since the signal character: it has not reached the program.
+    await whenReadingAgain(target(0), 10);
+    assert.ok(performance.now() - began >= INTERRUPT_SETTLE_MS - 5);
   });
 
   it('goes on at the bound when the program never reads again', async () => {
     const began = performance.now();
-    await whenReadingAgain(target(undefined));
+    await whenReadingAgain(target(undefined), 0);
     const took = performance.now() - began;
     assert.ok(took >= INTERRUPT_SETTLE_MS - 5 && took < INTERRUPT_SETTLE_MS + 200, `${took} ms`);
   });
 
   it('pauses briefly where the probe cannot tell', async () => {
     const began = performance.now();
-    await whenReadingAgain(target(undefined, false));
+    await whenReadingAgain(target(undefined, false), 0);
     const took = performance.now() - began;
     assert.ok(took >= INTERRUPT_PAUSE_MS - 5 && took < INTERRUPT_SETTLE_MS, `${took} ms`);
   });
@@ -59,7 +67,7 @@ describe('after an interrupt', () => {
   it('ends at once when the request is cancelled', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    await assert.rejects(whenReadingAgain(target(undefined), controller.signal), {
+    await assert.rejects(whenReadingAgain(target(undefined), 0, controller.signal), {
       code: 'CANCELLED',
     });
   });
