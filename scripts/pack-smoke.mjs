@@ -22,10 +22,9 @@ import { assertEqual, createChecks, run, Skip, TOOLS } from './smoke/checks.mjs'
 import { envWithNode, installRegistryNode } from './smoke/registry-node.mjs';
 
 const PKG = JSON.parse(readFileSync('package.json', 'utf8'));
-/** Everything the tarball may hold: the built server, its docs and package.json. */
-const SHIPPED =
-  /^package\/(dist\/.+\.js(\.map)?|spec\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
-const REQUIRED = ['dist/main.js', 'dist/main.js.map', 'spec/tools.schema.json', 'CHANGELOG.md'];
+/** Everything the tarball may hold: the built server (no source maps), its docs, package.json. */
+const SHIPPED = /^package\/(dist\/.+\.js|spec\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+const REQUIRED = ['dist/main.js', 'spec/tools.schema.json', 'CHANGELOG.md'];
 const THIS_MAJOR = Number(process.versions.node.split('.')[0]);
 
 const work = mkdtempSync(join(tmpdir(), 'agent-tty-smoke-'));
