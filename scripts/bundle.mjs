@@ -4,10 +4,10 @@
 // times cheaper than resolving hundreds of module files. node-pty stays external (native code):
 // it is the package's one runtime dependency; everything else is bundled and is a devDependency.
 //
-// `--release` (npm pack, through prepack) leaves the source maps out. They are 3.7 MB beside
-// 1 MB of code, and nothing installed reads them: Node uses a map only under
-// --enable-source-maps, and errors reach the agent as messages, not stacks. A clone's
-// `npm run build` keeps them (linked) for whoever debugs the bundle.
+// `--release` (prepack: npm pack and npm publish) leaves the source maps out, and package.json
+// "files" excludes any. They are 3.7 MB beside 1 MB of code, and nothing installed reads them:
+// Node uses a map only under --enable-source-maps, and errors reach the agent as messages, not
+// stacks. A clone's `npm run build` keeps them (linked) for whoever debugs the bundle.
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
