@@ -1,12 +1,12 @@
 /**
  * The names nearest a misspelt one, for advice in errors: key names ("Entr" → "Enter") and
- * argument field names ("modifier" → "modifiers"). Names compare in lower case without spaces,
- * underscores or hyphens, by edit distance with transpositions. Pure.
+ * argument field names ("modifier" → "modifiers"). Names compare in lower case without spaces or
+ * underscores (not hyphens: "C-r" is a chord, not "cr"), by edit distance with transpositions. Pure.
  */
 
 /** Compared form of a name: "Page Down", "page_down" and "pagedown" are one. */
 export function normalizeName(text: string): string {
-  return text.toLowerCase().replace(/[\s_-]/g, '');
+  return text.toLowerCase().replace(/[\s_]/g, '');
 }
 
 /**
