@@ -1,9 +1,17 @@
 #!/usr/bin/env node
 // Bundles the server into dist/: one small entry chunk that answers initialize and tools/list,
 // and a chunk loaded with the first terminal (emulator, PTY). Bundling makes start-up several
-// times cheaper than resolving hundreds of module files. node-pty stays external (native code).
+// times cheaper than resolving hundreds of module files. node-pty stays external (native code):
+// it is the package's one runtime dependency; everything else is bundled and is a devDependency.
+//
+// `--release` (prepack: npm pack and npm publish) leaves the source maps out, and package.json
+// "files" excludes any. They are 3.7 MB beside 1 MB of code, and nothing installed reads them:
+// Node uses a map only under --enable-source-maps, and errors reach the agent as messages, not
+// stacks. A clone's `npm run build` keeps them (linked) for whoever debugs the bundle.
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+const release = process.argv.includes('--release');
 
 // The SDK's Server validates elicitation answers with Ajv, which agent-tty never asks for; it gets
 // a validator of its own (src/server.ts), so the Ajv provider is left out of the bundle: 130 KB
@@ -35,7 +43,7 @@ await build({
   external: ['node-pty'],
   chunkNames: 'chunks/[name]-[hash]',
   minify: true,
-  sourcemap: 'linked',
+  sourcemap: release ? false : 'linked',
   legalComments: 'linked',
   // CommonJS dependencies (@xterm/headless) call require(); give the ESM bundle one.
   banner: {

@@ -5,8 +5,10 @@
 // --help, `agent-tty doctor` (exit 0), an MCP session over stdio. Also: on Node 18 it must refuse
 // to serve in one line; with node-pty unloadable it must serve, fail terminal_start with
 // SPAWN_FAILED naming the fix, and `agent-tty doctor` must exit 1 naming it too.
+// And README's install lines, as written, in a copy of this clone, into a fresh global prefix.
 import { spawn } from 'node:child_process';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -15,6 +17,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,16 +27,15 @@ import { assertEqual, createChecks, run, Skip, TOOLS } from './smoke/checks.mjs'
 import { envWithNode, installRegistryNode } from './smoke/registry-node.mjs';
 
 const PKG = JSON.parse(readFileSync('package.json', 'utf8'));
-/** Everything the tarball may hold: the built server, its docs and package.json. */
-const SHIPPED =
-  /^package\/(dist\/.+\.js(\.map)?|spec\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
-const REQUIRED = ['dist/main.js', 'dist/main.js.map', 'spec/tools.schema.json', 'CHANGELOG.md'];
+/** Everything the tarball may hold: the built server (no source maps), its docs, package.json. */
+const SHIPPED = /^package\/(dist\/.+\.js|spec\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+const REQUIRED = ['dist/main.js', 'spec/tools.schema.json', 'CHANGELOG.md'];
 const THIS_MAJOR = Number(process.versions.node.split('.')[0]);
 
 const work = mkdtempSync(join(tmpdir(), 'agent-tty-smoke-'));
 const { check, summarize } = createChecks('pack smoke');
 
-/** npm pack into the work directory (prepack builds dist/); checks what the tarball holds. */
+/** npm pack into the work directory (prepack builds dist/, no maps); checks what the tarball holds. */
 function packTarball() {
   run('npm', ['pack', '--pack-destination', work]);
   const name = readdirSync(work).find((f) => f.endsWith('.tgz'));
@@ -202,6 +204,51 @@ function assertOneLineExit({ code, stderr }, pattern) {
   return lines[0];
 }
 
+/**
+ * The shell lines of README's code block marked `<!-- pack-smoke: MARK -->` (the line before its
+ * opening fence).
+ */
+function readmeBlock(mark) {
+  const readme = readFileSync('README.md', 'utf8');
+  const at = readme.indexOf(`<!-- pack-smoke: ${mark} -->\n\`\`\`sh\n`);
+  if (at < 0) throw new Error(`README has no sh block marked "pack-smoke: ${mark}"`);
+  const start = readme.indexOf('\n', readme.indexOf('```sh', at)) + 1;
+  const end = readme.indexOf('\n```', start);
+  return readme.slice(start, end);
+}
+
+/**
+ * README's install lines as written, run by sh -e in a copy of this clone's files (tracked and
+ * untracked, not ignored: no node_modules, no dist) with a global prefix of their own; then the
+ * installed `agent-tty` serves a session. The registry line waits for publication.
+ */
+async function checkReadmeInstall(node) {
+  const script = readmeBlock('run in a copy of the clone');
+  const registry = readmeBlock('not run before publication');
+  assertEqual(registry, `npm install -g --allow-scripts=node-pty ${PKG.name}`, 'registry line');
+  const clone = join(work, 'clone');
+  const files = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'])
+    .stdout.split('\0')
+    .filter((f) => f && existsSync(f));
+  for (const file of files) cpSync(file, join(clone, file), { recursive: true });
+  const prefix = join(work, 'prefix-readme');
+  // A global prefix as npm finds one: it exists, with its lib/ (npm install -g makes bin/).
+  mkdirSync(join(prefix, 'lib'), { recursive: true });
+  const env = {
+    ...node.env,
+    npm_config_prefix: prefix,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    PATH: `${join(prefix, 'bin')}:${node.env.PATH}`,
+  };
+  writeFileSync(join(work, 'readme-install.sh'), `${script}\n`);
+  run('sh', ['-e', join(work, 'readme-install.sh')], { cwd: clone, env, timeout: 600_000 });
+  const bin = join(prefix, 'bin', 'agent-tty');
+  if (!existsSync(bin)) throw new Error(`no ${bin} after: ${script.replaceAll('\n', '; ')}`);
+  const lines = script.split('\n').length;
+  return `${lines} lines; ${checkVersionAndHelp(bin, env)}; ${await checkSession(bin, env)}`;
+}
+
 async function smokeNode(tarball, node, prefix) {
   const label = `node ${node.version}`;
   let bin;
@@ -257,6 +304,8 @@ async function main() {
     }
     return `${installed.detail}; ${await checkSession(installed.bin, here.env)}`;
   });
+
+  await check(`node ${here.version}: README's install lines`, () => checkReadmeInstall(here));
 
   if (!bin) return;
   let node18;

@@ -45,7 +45,7 @@ const NO_ELICITATION = {
 
 export const INSTRUCTIONS = [
   'agent-tty runs programs in real terminals so you can use interactive and full-screen programs.',
-  'terminal_start runs a command (or a shell) and returns the screen; terminal_input types text, presses keys (Enter, Ctrl+C, arrows…), pastes, clicks and waits, then returns the screen; terminal_snapshot reads the screen again; terminal_close ends the session and all its processes.',
+  'terminal_start runs a command (or a shell) and returns the screen; terminal_input types text, presses keys (key "Enter", "Up", "Tab" or one character; Ctrl+C is key "c" with modifiers ["Ctrl"]), pastes, clicks and waits, then returns the screen; terminal_snapshot reads the screen again; terminal_close ends the session and all its processes.',
   'Every result shows the screen once it has settled (quiet for 250 ms by default).',
   'Close sessions you no longer need: at most 8 are kept.',
 ].join(' ');

@@ -5,6 +5,7 @@
  * typo. The key field itself stays strict. Pure. @see spec/keys.md (section 1, "When a key is refused")
  */
 import { isNamedKey, isPrintableKey, MODIFIERS, type Modifier, NAMED_KEYS } from './keys.js';
+import { nearestNames, normalizeName } from './nearest-name.js';
 
 /** How modifiers are spelled inside a key string, in lower case. Cmd never reaches a terminal. */
 const MODIFIER_SPELLINGS: Readonly<Record<string, Modifier | 'Cmd'>> = {
@@ -132,7 +133,7 @@ function advice(key: string, held: ReadonlySet<Modifier>): string {
   if (sequence) {
     return `one key per action; send them in order: ${sequence.map((r) => formatAction(merge(r, held))).join(', ')}`;
   }
-  const near = nearestNames(key);
+  const near = nearestKeyNames(key);
   if (near.length > 0) return `did you mean ${orList(near.map((n) => JSON.stringify(n)))}?`;
   return [...key].length > 1
     ? 'a key is one printable ASCII character or a name such as Enter, Tab, Up or F5; to type text use a text action'
@@ -147,7 +148,7 @@ function modifierAdvice(spelling: string, modifier: Modifier | 'Cmd'): string {
 
 function chordAdvice(chord: ChordSpelling, held: ReadonlySet<Modifier>): string | undefined {
   const exact = resolveChordKey(chord.rest);
-  const near = exact === undefined ? nearestNames(chord.rest) : [];
+  const near = exact === undefined ? nearestKeyNames(chord.rest) : [];
   const key = exact ?? (near.length === 1 ? near[0] : undefined);
   if (key === undefined) {
     return chord.spelledOut
@@ -205,12 +206,8 @@ function resolveChordKey(text: string): string | undefined {
 
 /** A named key for a case slip, an alias or stray spaces ("enter", "Esc", "page down"). */
 function resolveName(text: string): string | undefined {
-  const spelling = normalize(text);
+  const spelling = normalizeName(text);
   return spelling === '' ? undefined : SPELLINGS.get(spelling);
-}
-
-function normalize(text: string): string {
-  return text.toLowerCase().replace(/[\s_]/g, '');
 }
 
 /** "C-x C-s", "Escape :wq"… as key actions, when every part is a key or a chord of one. */
@@ -241,45 +238,9 @@ function controlChord(key: string): Replacement | undefined {
   return { key: char, modifiers: new Set(['Ctrl']) };
 }
 
-/** The named keys closest to a typo by edit distance (with transpositions), best first. */
-function nearestNames(text: string): string[] {
-  const typed = normalize(text);
-  if (typed.length < 3) return [];
-  const limit = typed.length <= 4 ? 1 : 2;
-  let best = limit + 1;
-  let names: string[] = [];
-  for (const [spelling, name] of SPELLINGS) {
-    const d = editDistance(typed, spelling, best);
-    if (d < best) {
-      best = d;
-      names = [name];
-    } else if (d === best && d <= limit && !names.includes(name)) names.push(name);
-  }
-  return names.slice(0, MAX_SUGGESTIONS);
-}
-
-/** Optimal string alignment distance, stopping early once every path exceeds `cap`. */
-function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(
-        (rows[i - 1]?.[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (rows[i - 1]?.[j - 1] ?? 0) + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, (rows[i - 2]?.[j - 2] ?? 0) + 1);
-      }
-      row.push(d);
-    }
-    if (Math.min(...row) > cap) return cap + 1;
-    rows.push(row);
-  }
-  return rows[a.length]?.[b.length] ?? cap + 1;
+/** The named keys closest to a typo, best first. */
+function nearestKeyNames(text: string): string[] {
+  return nearestNames(text, SPELLINGS, MAX_SUGGESTIONS);
 }
 
 function merge(press: Replacement, held: ReadonlySet<Modifier>): Replacement {

@@ -3,10 +3,12 @@
  * PATH order of client-path.ts before the command, or an interactive shell when there is no
  * command), the working directory and the environment (inherited, minus variables that would
  * confuse a nested terminal, then the caller's overrides, with TERM fixed), and whether shell
- * history stays in the session. Pure but for the defaults it is given.
+ * history stays in the session. A `cwd` of `~` or `~/…` starts in the server's HOME, as a shell
+ * would expand it. Pure but for the defaults it is given.
  * @see spec/tools.md (terminal_start, PATH, Shell history)
  */
 import { resolve } from 'node:path';
+import { TerminalError } from '../errors.js';
 import { CLIENT_PATH_VARIABLE, loginCommandArgs } from './client-path.js';
 
 export interface LaunchRequest {
@@ -82,7 +84,7 @@ export function planLaunch(request: LaunchRequest, defaults: LaunchDefaults): La
   for (const name of unset) delete env[name];
   for (const [name, value] of Object.entries(overrides)) env[name] = value;
   env.TERM = TERM;
-  const cwd = resolve(defaults.cwd, request.cwd ?? '.');
+  const cwd = resolve(defaults.cwd, expandHome(request.cwd ?? '.', defaults.env.HOME));
   env.PWD = cwd;
   // The login profile may rewrite PATH: the session's own entries go first again after it.
   delete env[CLIENT_PATH_VARIABLE];
@@ -93,6 +95,29 @@ export function planLaunch(request: LaunchRequest, defaults: LaunchDefaults): La
     env[CLIENT_PATH_VARIABLE] = env.PATH;
   }
   return { file: shell, args, cwd, env, command, login, sessionHistory };
+}
+
+/**
+ * `~` and `~/…` with the server's HOME in front, as a shell expands them; INVALID_ARGUMENT for
+ * `~name` (another user's home, which agent-tty does not look up) or when there is no HOME.
+ */
+function expandHome(cwd: string, home: string | undefined): string {
+  if (!cwd.startsWith('~')) return cwd;
+  if (cwd !== '~' && !cwd.startsWith('~/')) {
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `cwd ${JSON.stringify(cwd)}: only "~" and "~/…" are expanded (to the server's HOME); give another user's directory as an absolute path`,
+      { cwd },
+    );
+  }
+  if (!home) {
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `cwd ${JSON.stringify(cwd)}: the server has no HOME to expand "~" to; give an absolute path`,
+      { cwd },
+    );
+  }
+  return `${home}${cwd.slice(1)}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

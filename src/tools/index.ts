@@ -54,8 +54,9 @@ function parseArguments(tool: ToolDefinition, args: unknown): unknown {
   const reserved = reservedKeysError(tool.name, args);
   if (reserved) throw reserved;
   // reportInput: the issues carry the values given, so the message can quote them.
-  const parsed = tool.inputSchema().safeParse(args ?? {}, { reportInput: true });
-  if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+  const schema = tool.inputSchema();
+  const parsed = schema.safeParse(args ?? {}, { reportInput: true });
+  if (!parsed.success) throw invalidArguments(tool.name, parsed.error, schema);
   return parsed.data;
 }
 

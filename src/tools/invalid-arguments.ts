@@ -1,12 +1,15 @@
 /**
  * INVALID_ARGUMENT for arguments that break a tool's input schema: each zod issue said as its
  * field's path, what the field takes and the value given ("cols: expected an integer, got 1.5"),
- * so an agent can fix the named field and call again (spec/errors.md). Also the names no
+ * so an agent can fix the named field and call again (spec/errors.md): an unknown field with the
+ * accepted names nearest it ("timeout": did you mean "timeoutMs"?), a value of the wrong type
+ * once (not also the size checks of the type it is not). Also the names no
  * argument object may use (`__proto__`, `constructor`, `prototype`), found in the arguments as
  * parsed from JSON, before a schema copies them: zod and JavaScript objects drop `__proto__`.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { TerminalError } from '../errors.js';
+import { nearestNames, normalizeName } from '../input/nearest-name.js';
 
 const MAX_ISSUES = 10;
 /** A field's path in a message has at most this many parts. */
@@ -17,12 +20,16 @@ const MAX_VALUE_CHARS = 40;
 /** A zod issue with the input it was about (safeParse with reportInput). */
 type Issue = z.core.$ZodIssue;
 
-export function invalidArguments(toolName: string, error: z.ZodError): TerminalError {
-  const issues = error.issues
+export function invalidArguments(
+  toolName: string,
+  error: z.ZodError,
+  schema?: z.ZodType,
+): TerminalError {
+  const issues = withoutEchoes(error.issues)
     .slice(0, MAX_ISSUES)
-    .map((issue) => ({ path: formatPath(issue.path), message: describeIssue(issue) }));
+    .map((issue) => ({ path: formatPath(issue.path), message: describeIssue(issue, schema) }));
   const problems = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
-  const extra = error.issues.length - issues.length;
+  const extra = withoutEchoes(error.issues).length - issues.length;
   const more = extra > 0 ? ` (and ${extra} more)` : '';
   const fix = issues.length > 1 ? 'fix these fields' : 'fix the field';
   return new TerminalError(
@@ -93,11 +100,42 @@ export function reservedKeysError(toolName: string, args: unknown): TerminalErro
   );
 }
 
+/**
+ * The issues without those that repeat a wrong type: zod checks a string given for an array
+ * against the array's size as well ("modifiers": "Ctrl" is also "at most 3"), which only confuses.
+ */
+function withoutEchoes(issues: readonly Issue[]): Issue[] {
+  const mistyped = new Set(
+    issues.filter((i) => i.code === 'invalid_type').map((i) => JSON.stringify(i.path)),
+  );
+  return issues.filter((i) => i.code === 'invalid_type' || !mistyped.has(JSON.stringify(i.path)));
+}
+
+/** Other names agents give fields, lower case, and the field meant where it is accepted. */
+const FIELD_ALIASES: Readonly<Record<string, string>> = {
+  cmd: 'command',
+  dir: 'cwd',
+  directory: 'cwd',
+  workdir: 'cwd',
+  workingdirectory: 'cwd',
+  columns: 'cols',
+  width: 'cols',
+  lines: 'rows',
+  height: 'rows',
+  timeout: 'timeoutMs',
+  id: 'sessionId',
+  session: 'sessionId',
+};
+
 /** What the field takes and what it was given, in words. */
-function describeIssue(issue: Issue): string {
+function describeIssue(issue: Issue, schema?: z.ZodType): string {
   const got = `got ${showValue(issue.input)}`;
   switch (issue.code) {
     case 'invalid_type':
+      // A string where a list of strings goes is the one item of that list.
+      if (issue.expected === 'array' && typeof issue.input === 'string') {
+        return `expected an array, got ${showValue(issue.input)}: pass ${asList(issue.input)}`;
+      }
       return `expected ${typeNoun(issue.expected)}, ${got}`;
     case 'too_small':
       return `expected ${bound(issue.origin, 'at least', 'more than', issue.minimum, issue)}, ${gotSize(issue.input)}`;
@@ -107,12 +145,64 @@ function describeIssue(issue: Issue): string {
       return `expected ${listValues(issue.values)}, ${got}`;
     case 'invalid_key':
       // A record's key (an env name) broke its schema: say that schema's words, not zod's.
-      return issue.issues.map((inner) => describeIssue(inner as Issue)).join('; ') || issue.message;
-    case 'unrecognized_keys':
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return (
+        issue.issues.map((inner) => describeIssue(inner as Issue, schema)).join('; ') ||
+        issue.message
+      );
+    case 'unrecognized_keys': {
+      const accepted = schema ? fieldNamesAt(schema, issue.path) : [];
+      const named = issue.keys.map((k) => `${JSON.stringify(k)}${suggestField(k, accepted)}`);
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${named.join(', ')}`;
+    }
     default:
       return issue.message;
   }
+}
+
+/**
+ * " (did you mean "timeoutMs"?)" for an unknown field: the accepted field it is another name for,
+ * else those it begins (4 characters or more: "settle"), else the nearest by spelling; "" if none.
+ */
+function suggestField(key: string, accepted: readonly string[]): string {
+  const typed = normalizeName(key);
+  const alias = FIELD_ALIASES[typed];
+  const begun = typed.length >= 4 ? accepted.filter((n) => normalizeName(n).startsWith(typed)) : [];
+  const near =
+    alias !== undefined && accepted.includes(alias)
+      ? [alias]
+      : begun.length > 0
+        ? begun
+        : nearestNames(
+            key,
+            accepted.map((name) => [normalizeName(name), name] as const),
+          );
+  return near.length > 0 ? ` (did you mean ${listValues(near.slice(0, 4))}?)` : '';
+}
+
+/** The field names of the object the schema takes at `path`; none where it takes no object. */
+function fieldNamesAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let at: z.ZodType | undefined = schema;
+  for (const part of path) {
+    const inner = unwrap(at);
+    if (typeof part === 'number')
+      at = inner instanceof z.ZodArray ? (inner.element as z.ZodType) : undefined;
+    else at = inner instanceof z.ZodObject ? inner.shape[String(part)] : undefined;
+    if (at === undefined) return [];
+  }
+  const inner = unwrap(at);
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
+}
+
+/** The schema inside optional, nullable, default and pipe wrappers. */
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let at = schema;
+  for (let depth = 0; depth < 8 && at !== undefined; depth++) {
+    if (at instanceof z.ZodOptional || at instanceof z.ZodNullable || at instanceof z.ZodDefault) {
+      at = at.unwrap() as z.ZodType;
+    } else if (at instanceof z.ZodPipe) at = at.in as z.ZodType;
+    else break;
+  }
+  return at;
 }
 
 function bound(
@@ -132,6 +222,12 @@ function bound(
 function gotSize(input: unknown): string {
   if (typeof input === 'string' || Array.isArray(input)) return `got ${input.length}`;
   return `got ${showValue(input)}`;
+}
+
+/** A string meant as a list, as one: "Ctrl" → ["Ctrl"], "Ctrl+Shift" → ["Ctrl","Shift"]. */
+function asList(text: string): string {
+  const parts = text.split(/[\s,+]+/).filter((part) => part !== '');
+  return `[${(parts.length > 1 ? parts : [text]).map((part) => showValue(part)).join(',')}]`;
 }
 
 /** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */

@@ -21,7 +21,7 @@ export const terminalStartSchemas = lazy(() => {
       .describe('Run by `shell -l -c`; omit for an interactive shell.'),
     cols: z.int().min(LIMITS.minCols).max(LIMITS.maxCols).optional().describe('Default 120.'),
     rows: z.int().min(LIMITS.minRows).max(LIMITS.maxRows).optional().describe('Default 40.'),
-    cwd: noNul('cwd').min(1).optional().describe("Default: the server's."),
+    cwd: noNul('cwd').min(1).optional().describe("Default: the server's. ~ = HOME"),
     env: z
       .record(envName, noNul('an environment value'))
       .optional()

@@ -38,6 +38,8 @@ interface Provoked {
   readonly reply: ToolReply;
   /** What the message must name: the offending value, the session, the range. */
   readonly names: readonly string[];
+  /** What the message must not say (a clause that would mislead). */
+  readonly absent?: readonly string[];
 }
 
 interface Case {
@@ -83,6 +85,53 @@ const CASES: readonly Case[] = [
       const id = await startCat(one);
       const reply = await one.input(id, [{ type: 'wait', command: true }]);
       return { reply, names: ['actions[0]', 'no command marks', '"pattern"'] };
+    },
+  },
+  {
+    code: 'INVALID_ARGUMENT',
+    when: 'an unknown field is another name for an accepted one',
+    async provoke({ one }) {
+      const reply = await one.call('terminal_start', { command: 'true', timeout: 5000 });
+      return { reply, names: ['unknown field "timeout" (did you mean "timeoutMs"?)'] };
+    },
+  },
+  {
+    code: 'INVALID_ARGUMENT',
+    when: "an action's unknown field is a misspelt accepted one",
+    async provoke({ one }) {
+      const id = await startCat(one);
+      const reply = await one.input(id, [
+        { type: 'key', key: 'c', modifier: ['Ctrl'] },
+        { type: 'text', txt: 'hi' },
+      ]);
+      return {
+        reply,
+        names: [
+          'actions[0]: unknown field "modifier" (did you mean "modifiers"?)',
+          'actions[1]: unknown field "txt" (did you mean "text"?)',
+        ],
+      };
+    },
+  },
+  {
+    code: 'INVALID_ARGUMENT',
+    when: 'modifiers is a string',
+    async provoke({ one }) {
+      const id = await startCat(one);
+      const reply = await one.input(id, [{ type: 'key', key: 'c', modifiers: 'Ctrl' }]);
+      return {
+        reply,
+        names: ['actions[0].modifiers: expected an array, got "Ctrl": pass ["Ctrl"]'],
+        absent: ['at most', 'character'],
+      };
+    },
+  },
+  {
+    code: 'INVALID_ARGUMENT',
+    when: "cwd names another user's home with ~",
+    async provoke({ one }) {
+      const reply = await one.call('terminal_start', { command: 'true', ...SH, cwd: '~nobody/x' });
+      return { reply, names: ['"~nobody/x"', 'only "~" and "~/…" are expanded', 'absolute path'] };
     },
   },
   {
@@ -343,10 +392,13 @@ describe('every error message names the next step spec/errors.md gives', () => {
 
   for (const c of CASES) {
     it(`${c.code} when ${c.when}`, T, async () => {
-      const { reply, names } = await c.provoke(servers);
+      const { reply, names, absent = [] } = await c.provoke(servers);
       const { message } = assertToolError(reply, c.code);
       for (const name of names) {
         assert.ok(message.includes(name), `the message names ${name}: ${message}`);
+      }
+      for (const words of absent) {
+        assert.ok(!message.includes(words), `the message does not say ${words}: ${message}`);
       }
       const { nextStep } = errorRow(c.code);
       for (const words of promisedWords(nextStep)) {

@@ -3,6 +3,9 @@
  * the exact shape of its results, success and failure. Contract: spec/tools.md, spec/errors.md.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type InMemoryServer, startInMemoryServer } from '../../helpers/in-memory-server.js';
 import { assertToolError } from '../../helpers/tool-calls.js';
@@ -167,6 +170,29 @@ describe('terminal_start handler', () => {
     assert.ok(issues.every((i) => typeof i.message === 'string' && i.message.length > 0));
     assert.match(error.message, /unknown field "bogus"/);
     assert.deepEqual(Object.keys(reply.data), ['error']);
+  });
+
+  it('starts a cwd of "~" or "~/dir" in the server\'s HOME, as a shell expands it', T, async () => {
+    const home = process.env.HOME || homedir();
+    const dir = mkdtempSync(`${home}/agent-tty-cwd-`);
+    try {
+      for (const [cwd, expected] of [
+        ['~', home],
+        [`~/${basename(dir)}`, dir],
+      ] as const) {
+        const reply = await s.call('terminal_start', {
+          command: 'pwd -P',
+          ...SH,
+          cwd,
+          waitForExit: true,
+          autoClose: true,
+        });
+        assert.equal(reply.isError, false, reply.text);
+        assert.equal(reply.data.snapshot?.screen[0], expected, `cwd ${cwd}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails with SPAWN_FAILED for a working directory that does not exist', T, async () => {

@@ -1,8 +1,12 @@
-/** Reserved names (`__proto__`, `constructor`, `prototype`) found at any depth of arguments. */
+/**
+ * Reserved names (`__proto__`, `constructor`, `prototype`) found at any depth of arguments; the
+ * advice in schema errors (the accepted field an unknown one is near, a string for a list).
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { z } from 'zod';
 import { TerminalError } from '../../../src/errors.js';
-import { reservedKeysError } from '../../../src/tools/invalid-arguments.js';
+import { invalidArguments, reservedKeysError } from '../../../src/tools/invalid-arguments.js';
 
 function paths(args: unknown): string[] | undefined {
   const error = reservedKeysError('terminal_start', args);
@@ -49,5 +53,44 @@ describe('reservedKeysError', () => {
     const json = `${'{"a":'.repeat(depth)}{"constructor":1}${'}'.repeat(depth)}`;
     const found = paths(JSON.parse(json));
     assert.deepEqual(found, ['a.a.a.a.a.a.a.a.….a.a.a.a.a.a.a.constructor'], 'cut in the middle');
+  });
+});
+
+describe('invalidArguments advice', () => {
+  const schema = z.strictObject({
+    command: z.string().optional(),
+    settleMs: z.int().optional(),
+    settleTimeoutMs: z.int().optional(),
+    actions: z
+      .array(z.strictObject({ text: z.string().optional(), keys: z.array(z.string()).max(3) }))
+      .optional(),
+  });
+  const message = (args: unknown) => {
+    const parsed = schema.safeParse(args, { reportInput: true });
+    assert.equal(parsed.success, false);
+    return invalidArguments('terminal_x', (parsed as { error: z.ZodError }).error, schema).message;
+  };
+
+  it('names the accepted field an unknown one is near, begins, or is another name for', () => {
+    assert.match(message({ cmd: 'x' }), /unknown field "cmd" \(did you mean "command"\?\)/);
+    assert.match(message({ settle_ms: 1 }), /"settle_ms" \(did you mean "settleMs"\?\)/);
+    assert.match(
+      message({ settle: 1 }),
+      /"settle" \(did you mean "settleMs" or "settleTimeoutMs"\?\)/,
+    );
+    assert.match(
+      message({ actions: [{ keys: [], txet: 'a' }] }),
+      /actions\[0\]: unknown field "txet" \(did you mean "text"\?\)/,
+    );
+    assert.match(message({ zzzzzz: 1 }), /unknown field "zzzzzz"; nothing was done/);
+  });
+
+  it('says a string given for a list once, with the list to pass', () => {
+    const text = message({ actions: [{ keys: 'Ctrl+Shift' }] });
+    assert.match(
+      text,
+      /actions\[0\]\.keys: expected an array, got "Ctrl\+Shift": pass \["Ctrl","Shift"\]; nothing/,
+    );
+    assert.doesNotMatch(text, /at most/);
   });
 });
