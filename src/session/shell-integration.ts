@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createPrivateFile } from '../private-files.js';
 import { bashRc } from './bash-script.js';
+import { markPrivateDir } from './private-dirs.js';
 import { fishInit, quoteFish, ZSH_FILES, ZSH_MARKS, zshFile, zshMarks } from './shell-scripts.js';
 
 /** The shells that get command marks. */
@@ -62,6 +63,7 @@ export function createShellIntegration(
   }
   const nonce = randomBytes(6).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), `agent-tty-shell-${sessionId}-`));
+  markPrivateDir(dir);
   let removed = false;
   const remove = () => {
     if (removed) return;

@@ -147,3 +147,49 @@ describe('close hangs up first', { skip: linuxOnly }, () => {
     assert.deepEqual(result.left, [], 'no lock is left');
   });
 });
+
+describe('private directories of a server killed outright', { skip: linuxOnly }, () => {
+  it('are removed by the next server, and a running server keeps its own', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'agent-tty-orphans-'));
+    const privateDirs = () => readdirSync(tmp).filter((n) => /^agent-tty-(shell|history)-/.test(n));
+    const killed = await startRawRpcServer([], { env: { TMPDIR: tmp } });
+    const running = await startRawRpcServer([], { env: { TMPDIR: tmp } });
+    let next: Awaited<ReturnType<typeof startRawRpcServer>> | undefined;
+    const sids: number[] = [];
+    try {
+      for (const server of [killed, running]) {
+        const result = await server.tool('terminal_start', {
+          command: 'sleep 600',
+          login: false,
+          settleMs: 0,
+        });
+        assert.notEqual(result.isError, true, JSON.stringify(result.structuredContent));
+        const listed = (await server.tool('terminal_list')) as {
+          structuredContent: { sessions: { pid: number }[] };
+        };
+        sids.push(...listed.structuredContent.sessions.map((s) => s.pid));
+      }
+      const before = privateDirs();
+      assert.equal(before.length, 2, `one history each: ${before}`);
+      const since = performance.now();
+      killed.child.kill('SIGKILL');
+      await killed.exited(since);
+      assert.equal(privateDirs().length, 2, 'a server killed outright leaves its directory');
+      next = await startRawRpcServer([], { env: { TMPDIR: tmp } });
+      // The next server looks once its start-up is done.
+      const deadline = performance.now() + 5000;
+      while (privateDirs().length > 1 && performance.now() < deadline) await sleep(20);
+      assert.equal(privateDirs().length, 1, `the killed server's directory is removed`);
+      const kept = privateDirs();
+      await sleep(200);
+      assert.deepEqual(privateDirs(), kept, 'the running server keeps its own');
+      await running.stop();
+      assert.deepEqual(privateDirs(), [], 'and removes it as it exits');
+    } finally {
+      for (const server of [killed, running, next]) server?.child.kill('SIGKILL');
+      // The killed server's sleep (hung up with its terminal) is ended here if it is still there.
+      for (const sid of sids) for (const pid of sessionPids(sid)) process.kill(pid, 'SIGKILL');
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
