@@ -2,7 +2,8 @@
  * Close and shutdown hang the terminal up before they kill: a shell's start-up files that take a
  * lock and release it in an EXIT/HUP trap (as pyenv's rehash does) release it whenever the
  * session is closed, at any moment of start-up, or the server is told to stop. A lock left
- * behind makes every later shell that takes it wait.
+ * behind makes every later shell that takes it wait. And the private directories of a server
+ * killed outright, which it cannot remove, go when the next server starts.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
