@@ -143,5 +143,16 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
       .catch((err: unknown) => logger.error(ptyUnavailableError(err).message));
   });
   setTimeout(() => void loadRuntime().catch(() => undefined), WARM_UP_DELAY_MS).unref();
+  // Private directories left by a server that was killed outright (it could not remove them).
+  setTimeout(() => {
+    void import('./session/private-dirs.js')
+      .then((m) => {
+        const removed = m.removeOrphanedPrivateDirs();
+        if (removed.length > 0) {
+          logger.info(`removed ${removed.length} private directories of servers that are gone`);
+        }
+      })
+      .catch(() => undefined);
+  }, WARM_UP_DELAY_MS).unref();
   return finished;
 }

@@ -13,6 +13,11 @@ export interface ProcessInfo {
   readonly pgrp: number;
   /** Single-letter state as ps/proc report it (R, S, D, T, Z ...). */
   readonly state: string;
+  /**
+   * The foreground process group of the process's controlling terminal, where the scan can tell
+   * (/proc; -1 or 0: none); undefined from `ps`.
+   */
+  readonly tpgid?: number;
 }
 
 export interface SessionScan {
@@ -86,7 +91,7 @@ export function scanProcSync(sid: number, visit?: ScanVisitor): SessionScan {
       fresh += 1;
       const stat = readStat(pid);
       if (!stat || stat.session !== sid || isGone(stat.state)) continue;
-      const proc = { pid, pgrp: stat.pgrp, state: stat.state };
+      const proc = { pid, pgrp: stat.pgrp, state: stat.state, tpgid: stat.tpgid };
       visit?.(proc);
       procs.push(proc);
     }

@@ -1,12 +1,17 @@
 /**
- * Ends every process of a terminal's session, all its process groups included: hangup, then
- * terminate after a grace period, then a kill sweep that kills each process the moment a scan
- * sees it, scan after scan, until a scan that could not have missed one finds none. Processes
- * that keep forking into new process groups ("hopping") cannot outrun it, since they never leave
- * the session. Returns as soon as nothing is left, not after a fixed delay. The only place that
- * signals processes, and the only use of process.kill: other modules ask isProcessAlive(). (The
- * `ps` process table is assembled here, not in processes.ts, so that module need not import this
- * one, which imports it.) See spec/tools.md, Guarantees 2 and 3.
+ * Ends every process of a terminal's session, all its process groups included, the way a
+ * terminal's hang-up starts it: SIGHUP (and SIGCONT) to the session leader and to the terminal's
+ * foreground process group only, as the kernel delivers a hang-up (an interactive shell then
+ * forwards it to its jobs, and the leader's exit hangs up the foreground group once more), so
+ * programs run their exit and hang-up traps undisturbed. Then, after a grace that ends as soon
+ * as nothing is left, SIGTERM to every process and group still there, and after a second grace
+ * a kill sweep that kills each process the moment a scan sees it, scan after scan, until a scan
+ * that could not have missed one finds none. Processes that keep forking into new process groups
+ * ("hopping") cannot outrun it, since they never leave the session. Returns as soon as nothing
+ * is left, not after a fixed delay. The only place that signals processes, and the only use of
+ * process.kill: other modules ask isProcessAlive(). (The `ps` process table is assembled here,
+ * not in processes.ts, so that module need not import this one, which imports it.) See
+ * spec/tools.md, Guarantees 2 and 3.
  */
 import {
   linuxProcessTable,
@@ -19,6 +24,7 @@ import {
 } from './processes.js';
 
 export interface TerminateOptions {
+  /** How long the hang-up alone may take (exit traps run meanwhile) before SIGTERM to all. */
   readonly hangupGraceMs: number;
   readonly termGraceMs: number;
   /** How long the kill sweep may go on before giving up and reporting survivors. */
@@ -40,6 +46,11 @@ export interface TerminateReport {
 }
 
 const POLL_MS = 4;
+/**
+ * How long the hang-up waits for the leader before it hangs up the foreground group itself:
+ * long enough for a shell to take its SIGHUP and exit, which hangs that group up once.
+ */
+const LEADER_GRACE_MS = 250;
 const RESCAN_MS = 24;
 /**
  * An incomplete scan (processes kept appearing while it ran) may have missed one; after this many
@@ -102,19 +113,67 @@ export async function terminateSession(
   const scan = (visit?: ScanVisitor) => deps.table.scan(sid, ttyPath, visit);
   const first = await scan();
   let left = { procs: first.procs, isEmpty: view.isEmpty(first) };
-  const steps: [NodeJS.Signals, number][] = [
-    ['SIGHUP', options.hangupGraceMs],
-    ['SIGTERM', options.termGraceMs],
-  ];
-  for (const [signal, graceMs] of steps) {
-    if (left.isEmpty) return { signals, survivors: [] };
-    signals.push(signal);
-    signalAll(left.procs, signal, deps);
-    left = await waitForExit(scan, view, left.procs, graceMs, deps);
+  if (left.isEmpty) return { signals, survivors: [] };
+  signals.push('SIGHUP');
+  // The hang-up itself: the leader first, as the kernel gives it.
+  const hangupEnds = deps.now() + options.hangupGraceMs;
+  signalLeader(sid, deps);
+  const leaderMs = Math.min(LEADER_GRACE_MS, options.hangupGraceMs);
+  left = await waitForExit(scan, view, left.procs, leaderMs, deps);
+  if (!left.isEmpty && deps.table.isAlive(sid)) {
+    // The leader carries on (it traps or ignores SIGHUP, or waits for its foreground command).
+    hangUpForeground(sid, first.procs, left.procs, deps);
   }
+  if (!left.isEmpty) {
+    const restMs = Math.max(0, hangupEnds - deps.now());
+    left = await waitForExit(scan, view, left.procs, restMs, deps);
+  }
+  if (left.isEmpty) return { signals, survivors: [] };
+  signals.push('SIGTERM');
+  signalAll(left.procs, 'SIGTERM', deps);
+  left = await waitForExit(scan, view, left.procs, options.termGraceMs, deps);
   if (left.isEmpty) return { signals, survivors: [] };
   signals.push('SIGKILL');
   return { signals, survivors: await sweep(scan, view, options.killGraceMs, deps) };
+}
+
+/**
+ * A terminal's hang-up, as the kernel delivers it: SIGHUP and SIGCONT to the session leader.
+ * When the leader exits, the kernel itself sends SIGHUP to the terminal's foreground process
+ * group (an interactive shell has sent it to its jobs already): those processes get it once. A
+ * second SIGHUP would end a shell that is still running its exit trap for the first (bash exits
+ * at once then), and the commands the trap runs, which is how a lock is left behind.
+ */
+function signalLeader(sid: number, deps: TerminateDeps) {
+  if (sid <= 1 || sid === process.pid) return;
+  trySignal(sid, 'SIGHUP', deps);
+  trySignal(sid, 'SIGCONT', deps);
+}
+
+/**
+ * SIGHUP and SIGCONT to each process of the terminal's foreground process group but the leader,
+ * when the leader is still there after LEADER_GRACE_MS: the kernel would send them at its exit,
+ * which the leader may be waiting on (a shell reading its start-up files runs their commands in
+ * its own group, in the foreground, and waits for each one). Only processes that were there at
+ * the hang-up (`before`): those forked since are the commands of traps running for it.
+ */
+function hangUpForeground(
+  sid: number,
+  before: readonly ProcessInfo[],
+  procs: readonly ProcessInfo[],
+  deps: TerminateDeps,
+) {
+  const there = new Set(before.map((p) => p.pid));
+  const leader = procs.find((p) => p.pid === sid);
+  const tpgid = leader?.tpgid ?? procs.find((p) => p.tpgid !== undefined)?.tpgid;
+  // Without a foreground group the scan can read (`ps`), the leader's group stands for it.
+  const foreground = tpgid !== undefined && tpgid > 1 ? tpgid : (leader?.pgrp ?? sid);
+  for (const p of procs) {
+    if (p.pgrp !== foreground || p.pid === sid || !there.has(p.pid)) continue;
+    if (p.pid <= 1 || p.pid === process.pid) continue;
+    trySignal(p.pid, 'SIGHUP', deps);
+    trySignal(p.pid, 'SIGCONT', deps);
+  }
 }
 
 /** Signals each process group once and each process, then wakes stopped ones so they can act. */

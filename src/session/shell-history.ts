@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { markPrivateDir } from './private-dirs.js';
 
 export interface SessionHistory {
   /** The path to give shells as HISTFILE; the shell creates the file. */
@@ -19,6 +20,7 @@ export interface SessionHistory {
 /** Creates the private directory for one session's history; throws when it cannot. */
 export function createSessionHistory(sessionId: string): SessionHistory {
   const dir = mkdtempSync(join(tmpdir(), `agent-tty-history-${sessionId}-`));
+  markPrivateDir(dir);
   return {
     file: join(dir, 'history'),
     remove() {

@@ -17,6 +17,7 @@ import { basename, join } from 'node:path';
 import { createPrivateFile } from '../private-files.js';
 import { bashRc } from './bash-script.js';
 import { CLIENT_PATH_VARIABLE } from './client-path.js';
+import { markPrivateDir } from './private-dirs.js';
 import { fishInit, quoteFish, ZSH_FILES, ZSH_MARKS, zshFile, zshMarks } from './shell-scripts.js';
 
 /** The shells that get command marks. */
@@ -64,6 +65,7 @@ export function createShellIntegration(
   }
   const nonce = randomBytes(6).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), `agent-tty-shell-${sessionId}-`));
+  markPrivateDir(dir);
   let removed = false;
   const remove = () => {
     if (removed) return;

@@ -89,7 +89,7 @@ describe('createShellIntegration', () => {
     }
   });
 
-  it('zsh: ZDOTDIR names a private directory of the four startup files and the hooks', () => {
+  it('zsh: ZDOTDIR names a private directory of the four startup files, the hooks and the server', () => {
     const made = createShellIntegration(
       't2',
       launch('zsh', { env: { HOME: '/home/u', ZDOTDIR: "/home/u/it's" } }),
@@ -104,6 +104,8 @@ describe('createShellIntegration', () => {
         '.zshenv',
         '.zshrc',
         'marks.zsh',
+        // The pid of the server that made it (session/private-dirs.ts).
+        'server',
       ]);
       for (const name of readdirSync(dir)) assert.equal(mode(join(dir, name)), 0o600);
       const zshenv = readFileSync(join(dir, '.zshenv'), 'utf8');
