@@ -15,6 +15,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 const SOLO = new Set([
+  'close-hangup.test.js',
   'early-stop.test.js',
   'early-stop-programs.test.js',
   'guarantees.test.js',
