@@ -21,7 +21,7 @@ describe('the Linux process table', { skip: process.platform !== 'linux' && 'nee
     const stat = parseProcStat(readFileSync('/proc/self/stat', 'latin1'));
     assert.ok(stat);
     const found = listSessionSync(stat.session).find((p) => p.pid === process.pid);
-    assert.deepEqual(found, { pid: process.pid, pgrp: stat.pgrp, state: 'R' });
+    assert.deepEqual(found, { pid: process.pid, pgrp: stat.pgrp, state: 'R', tpgid: stat.tpgid });
   });
 
   it('visits each process of the session as it reads it, and says the scan is complete', () => {
