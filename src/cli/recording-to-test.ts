@@ -1,8 +1,10 @@
 /**
  * Turns an asciicast recording into a test script skeleton for `agent-tty test`: the recorded
  * command and size, each burst of input as text and key steps, a wait for what the screen showed
- * (the cursor's line) before each burst of input that follows output, resizes, and an expectation of the final screen. The
- * output is replayed through the same emulator to know what the screen showed when.
+ * (the cursor's line; expected on its row when another row already shows it) before each burst
+ * of input that follows output, resizes, an expectation of the final screen, and of the exit
+ * when the recording marks one. The output is replayed through the same emulator to know what
+ * the screen showed when.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -68,6 +70,23 @@ function cursorLine(term: Terminal): string {
   return extractRowText(term, term.buffer.active.cursorY).text.trim();
 }
 
+/** How many rows of the screen show `text` (trimmed), the cursor's own included. */
+function rowsShowing(term: Terminal, text: string): number {
+  let count = 0;
+  for (let y = 0; y < term.rows; y++) {
+    if (extractRowText(term, y).text.includes(text)) count++;
+  }
+  return count;
+}
+
+/** The exit an asciicast marker records (`exit 3`, `exit signal SIGTERM`), if it is one. */
+export function exitOfMarker(label: string): { code: number } | { signal: string } | undefined {
+  const code = /^exit (\d+)$/.exec(label);
+  if (code) return { code: Number(code[1]) };
+  const signal = /^exit signal (SIG[A-Z0-9]+)$/.exec(label);
+  return signal ? { signal: signal[1] as string } : undefined;
+}
+
 function lastLine(term: Terminal): string {
   for (let y = term.rows - 1; y >= 0; y--) {
     const text = extractRowText(term, y).text.trim();
@@ -94,6 +113,7 @@ export async function recordingToTest(file: string): Promise<Record<string, unkn
   const steps: Record<string, unknown>[] = [];
   let lastInputAt = Number.NEGATIVE_INFINITY;
   let outputSinceInput = true;
+  let exit: { code: number } | { signal: string } | undefined;
   for (const [time, kind, data] of events) {
     if (kind === 'o') {
       await write(term, data);
@@ -102,12 +122,25 @@ export async function recordingToTest(file: string): Promise<Record<string, unkn
       const [cols, rows] = data.split('x').map(Number);
       term.resize(cols as number, rows as number);
       steps.push({ type: 'resize', cols, rows });
+    } else if (kind === 'm') {
+      exit = exitOfMarker(data) ?? exit;
     } else if (kind === 'i') {
       // Before input that answers the program (it wrote since the last input, or a pause
       // passed), wait for what the screen showed then: the cursor's line, usually a prompt.
       const prompt = cursorLine(term);
       if ((outputSinceInput || time - lastInputAt > BURST_MS / 1000) && prompt) {
-        steps.push({ type: 'wait', pattern: escapeRegExp(prompt), timeoutMs: 10_000 });
+        // Text another row already shows (python's `>>>` a step ago) would match at once: then
+        // expect it on the cursor's row.
+        steps.push(
+          rowsShowing(term, prompt) > 1
+            ? {
+                type: 'expect',
+                text: prompt,
+                row: term.buffer.active.cursorY + 1,
+                timeoutMs: 10_000,
+              }
+            : { type: 'wait', pattern: escapeRegExp(prompt), timeoutMs: 10_000 },
+        );
       }
       steps.push(...inputSteps(data));
       lastInputAt = time;
@@ -116,6 +149,7 @@ export async function recordingToTest(file: string): Promise<Record<string, unkn
   }
   const final = lastLine(term);
   if (final) steps.push({ type: 'expect', text: final });
+  if (exit) steps.push({ type: 'expectExit', ...exit });
   term.dispose();
   return {
     name: `replay of ${basename(file)}`,

@@ -88,6 +88,18 @@ export class Recorder {
     this._event('r', `${cols}x${rows}`);
   }
 
+  /**
+   * Marks the program's exit (an asciicast marker, `exit 3` or `exit signal SIGTERM`), after the
+   * output so far, so a recording says how it ended (`agent-tty test --from-recording`).
+   */
+  exit(exitCode: number | null, signal: string | null): void {
+    const rest = this._redact(this._output.decode(undefined, { stream: true })) + this._held;
+    this._held = '';
+    if (rest) this._event('o', rest);
+    if (signal) this._event('m', `exit signal ${signal}`);
+    else if (exitCode !== null) this._event('m', `exit ${exitCode}`);
+  }
+
   close(): void {
     const rest = this._redact(this._output.decode()) + this._held;
     if (rest) this._event('o', rest);
@@ -111,7 +123,7 @@ export class Recorder {
     return out;
   }
 
-  private _event(kind: 'o' | 'i' | 'r', data: string): void {
+  private _event(kind: 'o' | 'i' | 'r' | 'm', data: string): void {
     if (!this._stream || data === '') return;
     const seconds = Math.round(performance.now() - this._started) / 1000;
     this._line([seconds, kind, data]);

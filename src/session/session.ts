@@ -653,6 +653,7 @@ export class Session implements SettleSource {
       if (this._closed) return;
       this._exit = exit;
       this._status = 'exited';
+      this._recorder?.exit(exit.exitCode, exit.signal);
       for (const listener of this._exitListeners) listener();
     });
   }

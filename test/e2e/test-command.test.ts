@@ -177,8 +177,9 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     assert.equal(script.command, command);
     assert.deepEqual(
       script.steps.map((s: { type: string }) => s.type),
-      ['wait', 'text', 'key', 'wait', 'text', 'key', 'expect'],
+      ['wait', 'text', 'key', 'wait', 'text', 'key', 'expect', 'expectExit'],
     );
+    assert.deepEqual(script.steps.at(-1), { type: 'expectExit', code: 0 });
     const file = join(dir, 'replay.json');
     writeFileSync(file, JSON.stringify({ ...script, login: false }));
     const replay = run(file);
