@@ -8,7 +8,8 @@
 // The others drive real programs too, and must hold on a machine that is doing something else.
 //
 // Usage: node scripts/run-tests.mjs [layer ...]   (layers: unit property integration e2e;
-//        prompts: the shell and prompt files of e2e, one at a time)
+//        prompts: the shell and prompt files of e2e, one at a time;
+//        heavy: the end-to-end files too long for npm test's budget, one at a time)
 //        AGENT_TTY_TEST_SERIAL=1 runs every file one at a time.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -44,10 +45,17 @@ const PROMPTS = [
   'shell.test.js',
 ];
 
+/**
+ * End-to-end files that take minutes (10 000 000 lines through the transcript): `.ci/run` runs
+ * them after npm test (layer name `heavy`).
+ */
+const HEAVY = ['transcript-disk.test.js'];
+
 const layers = process.argv.slice(2);
 const prompts = layers.includes('prompts');
+const heavy = layers.includes('heavy');
 const roots = (
-  prompts ? ['e2e'] : layers.length ? layers : ['unit', 'property', 'integration', 'e2e']
+  prompts || heavy ? ['e2e'] : layers.length ? layers : ['unit', 'property', 'integration', 'e2e']
 ).map((l) => join('build', 'test', l));
 
 function collect(dir) {
@@ -61,12 +69,18 @@ function collect(dir) {
     .sort();
 }
 
-const files = roots.flatMap(collect).filter((file) => !prompts || PROMPTS.includes(basename(file)));
+const chosen = (file) =>
+  prompts
+    ? PROMPTS.includes(basename(file))
+    : heavy
+      ? HEAVY.includes(basename(file))
+      : !HEAVY.includes(basename(file));
+const files = roots.flatMap(collect).filter(chosen);
 if (files.length === 0) {
   console.error('no test files found: run npm run build:test first');
   process.exit(1);
 }
-const serial = prompts || process.env.AGENT_TTY_TEST_SERIAL === '1';
+const serial = prompts || heavy || process.env.AGENT_TTY_TEST_SERIAL === '1';
 const isSolo = (file) => serial || (file.includes('/e2e/') && SOLO.has(basename(file)));
 const groups = [
   { concurrency: 2, files: files.filter((f) => !isSolo(f)) },

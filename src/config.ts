@@ -14,8 +14,10 @@ export interface Config {
   readonly defaultRows: number;
   /** The most lines of history the scrollback view (scrollbackLines) shows. */
   readonly scrollbackLines: number;
-  /** Bytes each session's transcript of history lines may hold (text plus index). */
+  /** Bytes each session's transcript of history lines may hold (text plus index), on disk. */
   readonly transcriptBytes: number;
+  /** Where sessions' transcript files go, absolute; '' = the system's temporary directory. */
+  readonly transcriptDir: string;
   /** Largest tool result, as bytes of serialized JSON. */
   readonly maxResultBytes: number;
   /** Default quiet interval and deadline of an observation. */
@@ -45,7 +47,8 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   defaultCols: 120,
   defaultRows: 40,
   scrollbackLines: 2000,
-  transcriptBytes: 32 * 1024 * 1024,
+  transcriptBytes: 512 * 1024 * 1024,
+  transcriptDir: '',
   maxResultBytes: 8 * 1024 * 1024,
   quietMs: 250,
   settleTimeoutMs: 1000,
@@ -166,8 +169,15 @@ export const OPTIONS: readonly Option[] = [
     flag: '--transcript-bytes',
     env: 'AGENT_TTY_TRANSCRIPT_BYTES',
     key: 'transcriptBytes',
-    help: 'bytes of history lines each session keeps for historySince and find, oldest dropped first; K, M or G suffix (default 32M)',
-    parse: byteSize(0, 4 * 1024 ** 3),
+    help: 'bytes of history lines each session keeps on disk for historySince and find, oldest dropped first; K, M or G suffix (default 512M)',
+    parse: byteSize(0, 64 * 1024 ** 3),
+  },
+  {
+    flag: '--transcript-dir',
+    env: 'AGENT_TTY_TRANSCRIPT_DIR',
+    key: 'transcriptDir',
+    help: "directory for the sessions' transcript files, each session's in a private directory removed when it closes (default: the system's temporary directory, $TMPDIR or /tmp)",
+    parse: (raw) => (raw === '' ? '' : resolve(raw)),
   },
   {
     flag: '--record-dir',

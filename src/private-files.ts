@@ -9,7 +9,7 @@ import { join, relative, resolve, sep } from 'node:path';
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_DIRECTORY } = constants;
+const { O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_DIRECTORY } = constants;
 
 /** Creates `dir` and its missing parents, each new one exactly 0700; existing ones are untouched. */
 export function makePrivateDir(dir: string): void {
@@ -31,11 +31,13 @@ export function makePrivateDir(dir: string): void {
 }
 
 /**
- * Creates `path` as a new 0600 file open for writing and returns its descriptor. Fails (EEXIST)
- * when anything is already there, a symlink included, which is never followed.
+ * Creates `path` as a new 0600 file open for writing (and reading, with `readToo`) and returns its
+ * descriptor. Fails (EEXIST) when anything is already there, a symlink included, which is never
+ * followed.
  */
-export function createPrivateFile(path: string): number {
-  const fd = openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, PRIVATE_FILE_MODE);
+export function createPrivateFile(path: string, readToo = false): number {
+  const access = readToo ? O_RDWR : O_WRONLY;
+  const fd = openSync(path, access | O_CREAT | O_EXCL | O_NOFOLLOW, PRIVATE_FILE_MODE);
   try {
     fchmodSync(fd, PRIVATE_FILE_MODE);
   } catch (err) {

@@ -148,6 +148,8 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     void import('./session/private-dirs.js')
       .then((m) => {
         const removed = m.removeOrphanedPrivateDirs();
+        if (config.transcriptDir)
+          removed.push(...m.removeOrphanedPrivateDirs(config.transcriptDir));
         if (removed.length > 0) {
           logger.info(`removed ${removed.length} private directories of servers that are gone`);
         }

@@ -73,6 +73,8 @@ export const snapshotSchemas = lazy(() => {
         lines: z.array(z.string()),
         total: z.int(),
         missedLines: z.int(),
+        /** The transcript could not keep everything on disk (disk full): what happened. */
+        transcriptError: z.string().optional(),
         nextSince: z.int().optional(),
       })
       .optional(),

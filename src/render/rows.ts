@@ -52,8 +52,9 @@ export function formatHistory(h: HistoryField): string[] {
       : `continue with historySince ${end}`,
   );
   const header = parts.join('; ');
-  if (h.lines.length === 0) return [header];
-  return [`${header}:`, ...numbered(h.lines, h.since + 1)];
+  const note = h.transcriptError === undefined ? [] : [`transcript: ${h.transcriptError}`];
+  if (h.lines.length === 0) return [header, ...note];
+  return [`${header}:`, ...numbered(h.lines, h.since + 1), ...note];
 }
 
 /** The last lines of history above the screen, numbered by history line (they end at `total`). */

@@ -24,6 +24,8 @@ export interface HistorySlice {
   total: number;
   /** Lines after `since` that the transcript dropped for its bound before they were read. */
   missedLines: number;
+  /** Why lines were dropped besides the bound, or kept in memory only (the disk is full). */
+  transcriptError?: string;
 }
 
 /** A screen row's text with, for each UTF-16 unit of it, the 1-based cell column it sits in. */

@@ -21,7 +21,7 @@ import { installProbeReplies } from './probe-replies.js';
 import { drawCells } from './row-drawing.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
-import { type EncodedSlice, Transcript } from './transcript.js';
+import { type ChunkStore, type EncodedSlice, Transcript } from './transcript.js';
 import {
   cellWidth,
   createTerminal,
@@ -38,6 +38,9 @@ export interface ScreenOptions {
   readonly scrollback: number;
   /** The most the session's transcript of history lines may hold (screen/transcript.ts). */
   readonly transcriptBytes?: number;
+  /** Where the transcript's full chunks go (none: memory), and why there is none when it matters. */
+  readonly transcriptStore?: ChunkStore | undefined;
+  readonly transcriptError?: string | undefined;
   /** Bytes the terminal sends back to the program (probe replies). */
   readonly onReply: (data: Uint8Array) => void;
   /** Called with true when unparsed output exceeds the high-water mark, false when drained. */
@@ -100,7 +103,11 @@ export class Screen {
     this._now = _options.now ?? (() => performance.now());
     this._lastParsedAt = this._now();
     this._term = createTerminal({ ..._options, scrollback: EMULATOR_SCROLLBACK });
-    this._transcript = new Transcript(_options.transcriptBytes ?? DEFAULT_CONFIG.transcriptBytes);
+    this._transcript = new Transcript(
+      _options.transcriptBytes ?? DEFAULT_CONFIG.transcriptBytes,
+      _options.transcriptStore,
+      _options.transcriptError,
+    );
     this._tap = new HistoryTap(this._term, this._transcript, EMULATOR_SCROLLBACK);
     const replyText = (data: string) => this._reply(Buffer.from(data, 'utf8'));
     this._modes = new ModeTracker(this._term, replyText, this._now);
@@ -348,7 +355,14 @@ export class Screen {
     const total = this._tap.historyTotal;
     const last = Math.min(end ?? total, total);
     const slice = this._transcript.read(since, maxLines, maxBytes, last);
-    return { since: slice.since, lines: slice.lines, total, missedLines: slice.missedLines };
+    const error = this._transcript.storeError;
+    return {
+      since: slice.since,
+      lines: slice.lines,
+      total,
+      missedLines: slice.missedLines,
+      ...(error === undefined ? {} : { transcriptError: error }),
+    };
   }
 
   /** As historySince, the lines as one copy of their UTF-8 bytes (for a search elsewhere). */
@@ -362,6 +376,11 @@ export class Screen {
     this._tap.sync();
     const t = this._transcript;
     return { keptBytes: t.keptBytes, allocatedBytes: t.allocatedBytes, dropped: t.dropped };
+  }
+
+  /** Drops the transcript now, its files with it (the server is exiting). */
+  releaseTranscript(): void {
+    this._transcript.clear();
   }
 
   fingerprint(): string {

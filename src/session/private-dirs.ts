@@ -1,6 +1,7 @@
 /**
  * The sessions' private directories under the system's temporary directory (shell history,
- * shell start-up files) name the server that made them, by pid, in a file `server`. A server
+ * shell start-up files, transcript files, which may go to a directory of their own) name the
+ * server that made them, by pid, in a file `server`. A server
  * removes its own on every way out it can catch (close, shutdown, exit); one killed outright
  * (SIGKILL, a crash) cannot, and the next server to start removes the directories whose server
  * is gone. Only the user's own directories, and never one whose server may still run (a pid
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { isProcessAlive } from '../pty/terminate.js';
 
 const SERVER_FILE = 'server';
-const PRIVATE_DIR = /^agent-tty-(history|shell)-/;
+const PRIVATE_DIR = /^agent-tty-(history|shell|transcript)-/;
 
 /** Writes this server's pid into a private directory it has just made; never throws. */
 export function markPrivateDir(dir: string): void {

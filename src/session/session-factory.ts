@@ -3,6 +3,7 @@
  * control) wired into Session. serve.ts loads it with the first terminal_start rather than at
  * start-up, so the server answers initialize at once; `agent-tty test` uses it directly.
  */
+import { tmpdir } from 'node:os';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { sharedMatchPool } from '../match/match-pool.js';
@@ -23,6 +24,7 @@ export function createSessionFactory(config: Config, logger: Logger): SessionFac
     logger,
     commandMarks: config.commandMarks,
     readyQuietMs: config.quietMs,
+    transcriptDir: config.transcriptDir || tmpdir(),
   };
   // Waits and finds run patterns in a worker; start it now rather than at the first search.
   sharedMatchPool().warm();

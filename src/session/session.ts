@@ -4,7 +4,7 @@
  * so the first exited snapshot shows its last output. Closing ends every process of the
  * terminal's session and releases the PTY and the screen.
  */
-import { LIMITS } from '../config.js';
+import { DEFAULT_CONFIG, LIMITS } from '../config.js';
 import type { SessionInfo } from '../contract/session-info.js';
 import type { SettleLabel, Snapshot } from '../contract/snapshot.js';
 import { sessionClosedError, TerminalError } from '../errors.js';
@@ -28,6 +28,7 @@ import { Readiness } from './readiness.js';
 import { Recorder } from './recorder.js';
 import { createSessionHistory, type SessionHistory } from './shell-history.js';
 import { createShellIntegration, type ShellIntegration } from './shell-integration.js';
+import { placeTranscript } from './transcript-files.js';
 
 export type SessionStatus = Snapshot['status'];
 
@@ -49,6 +50,8 @@ export interface SessionDeps {
   readonly commandMarks?: boolean;
   /** Quiet after its first text that makes a program ready (the default quiet interval). */
   readonly readyQuietMs?: number;
+  /** Where the transcript's files go (session/transcript-files.ts); none: kept in memory. */
+  readonly transcriptDir?: string;
 }
 
 export interface SessionSpec {
@@ -114,11 +117,19 @@ export class Session implements SettleSource {
     this._integration =
       _deps.commandMarks === false ? undefined : openIntegration(spec, _deps.logger);
     const launch = this._integration?.launch ?? spec.plan;
+    const transcriptBytes = spec.transcriptBytes ?? DEFAULT_CONFIG.transcriptBytes;
+    const transcript =
+      _deps.transcriptDir === undefined
+        ? { limitBytes: transcriptBytes }
+        : placeTranscript(_deps.transcriptDir, spec.id, transcriptBytes);
+    if (transcript.error) _deps.logger.warn(`session ${spec.id}: ${transcript.error}`);
     this._screen = new Screen({
       cols: spec.cols,
       rows: spec.rows,
       scrollback: spec.scrollbackLines,
-      ...(spec.transcriptBytes !== undefined ? { transcriptBytes: spec.transcriptBytes } : {}),
+      transcriptBytes: transcript.limitBytes,
+      transcriptStore: transcript.store,
+      transcriptError: transcript.error,
       onReply: (data) => {
         if (this._status !== 'running' || this._closed) return;
         // A reply is input too: the program has not read it until it has run again. Marked
@@ -615,6 +626,7 @@ export class Session implements SettleSource {
   removePrivateFiles(): void {
     this._history?.remove();
     this._integration?.remove();
+    this._screen.releaseTranscript();
   }
 
   /** Cancels pending work, ends every process of the terminal's session, releases everything. */

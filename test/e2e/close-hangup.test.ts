@@ -152,7 +152,8 @@ describe('close hangs up first', { skip: linuxOnly }, () => {
 describe('private directories of a server killed outright', { skip: linuxOnly }, () => {
   it('are removed by the next server, and a running server keeps its own', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'agent-tty-orphans-'));
-    const privateDirs = () => readdirSync(tmp).filter((n) => /^agent-tty-(shell|history)-/.test(n));
+    const privateDirs = () =>
+      readdirSync(tmp).filter((n) => /^agent-tty-(shell|history|transcript)-/.test(n));
     const killed = await startRawRpcServer([], { env: { TMPDIR: tmp } });
     const running = await startRawRpcServer([], { env: { TMPDIR: tmp } });
     let next: Awaited<ReturnType<typeof startRawRpcServer>> | undefined;
@@ -171,16 +172,16 @@ describe('private directories of a server killed outright', { skip: linuxOnly },
         sids.push(...listed.structuredContent.sessions.map((s) => s.pid));
       }
       const before = privateDirs();
-      assert.equal(before.length, 2, `one history each: ${before}`);
+      assert.equal(before.length, 4, `a history and a transcript each: ${before}`);
       const since = performance.now();
       killed.child.kill('SIGKILL');
       await killed.exited(since);
-      assert.equal(privateDirs().length, 2, 'a server killed outright leaves its directory');
+      assert.equal(privateDirs().length, 4, 'a server killed outright leaves its directories');
       next = await startRawRpcServer([], { env: { TMPDIR: tmp } });
       // The next server looks once its start-up is done.
       const deadline = performance.now() + 5000;
-      while (privateDirs().length > 1 && performance.now() < deadline) await sleep(20);
-      assert.equal(privateDirs().length, 1, `the killed server's directory is removed`);
+      while (privateDirs().length > 2 && performance.now() < deadline) await sleep(20);
+      assert.equal(privateDirs().length, 2, `the killed server's directories are removed`);
       const kept = privateDirs();
       await sleep(200);
       assert.deepEqual(privateDirs(), kept, 'the running server keeps its own');

@@ -47,11 +47,9 @@ const PLAIN: Text = { name: 'plain', base: 'e', marks: 0, cellBytes: CELL_BYTES.
 const ACCENTED: Text = { name: 'accented', base: 'é', marks: 0, cellBytes: CELL_BYTES.character };
 const COMBINING: Text = { name: 'combining', base: 'e', marks: 1, cellBytes: CELL_BYTES.joined(2) };
 
-/** The documented bound for 8 sessions of `text`: their transcripts hold what scrolled off. */
+/** The documented bound for 8 sessions of `text` (their transcripts are on disk). */
 function boundMiB(text: Text): number {
-  const lineBytes = COLS * Buffer.byteLength(text.base + '\u0301'.repeat(text.marks)) + 2;
-  const transcriptMiB = Math.min(32, (LINES * lineBytes) / 2 ** 20);
-  return memoryBoundMiB(SESSIONS, transcriptMiB, emulatorMiB(COLS, ROWS, text.cellBytes));
+  return memoryBoundMiB(SESSIONS, emulatorMiB(COLS, ROWS, text.cellBytes));
 }
 
 const peakMiB = (h: Harness) => (peakRssKiB(h.pid) ?? 0) / 1024;

@@ -2,7 +2,7 @@
  * Shutdown leaves nothing behind: stdin EOF, a broken stdout pipe and every signal that ends a
  * process by default and can be caught (SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, … as spec/tools.md,
  * Guarantee 3, lists them) each close every session (processes that ignore hangup included),
- * remove the sessions' private directories and the attach socket, and end the server within
+ * remove the sessions' private directories (transcript files included) and the attach socket, and end the server within
  * 1 s. SIGPIPE and SIGXFSZ, which Node ignores, leave it running.
  */
 import assert from 'node:assert/strict';
@@ -75,7 +75,7 @@ async function startWithSessions(): Promise<Started> {
 
 /** The sessions' private directories left in `tmp`. */
 function privateDirs(tmp: string): string[] {
-  return readdirSync(tmp).filter((name) => /^agent-tty-(shell|history)-/.test(name));
+  return readdirSync(tmp).filter((name) => /^agent-tty-(shell|history|transcript)-/.test(name));
 }
 
 /** Attach sockets left in `tmp`'s socket directory. */
@@ -126,6 +126,11 @@ describe('shutdown', { skip: linuxOnly }, () => {
           privateDirs(started.tmp).filter((d) => d.startsWith('agent-tty-history-')).length,
           3,
           'three histories',
+        );
+        assert.equal(
+          privateDirs(started.tmp).filter((d) => d.startsWith('agent-tty-transcript-')).length,
+          3,
+          'three transcripts',
         );
         const since = performance.now();
         trigger(started.server);

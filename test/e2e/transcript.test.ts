@@ -314,7 +314,7 @@ describe('memory with full transcripts', { skip: linuxOnly, timeout: 180_000 }, 
       clearInterval(sampler);
     }
     const peak = Math.max(...samples) / 1024;
-    const bound = memoryBoundMiB(SESSIONS, TRANSCRIPT_MIB);
+    const bound = memoryBoundMiB(SESSIONS);
     t.diagnostic(
       `${SESSIONS} x ${OUTPUT_MIB} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s: server RSS peak ${peak.toFixed(0)} MiB, bound ${bound.toFixed(0)} MiB`,
     );

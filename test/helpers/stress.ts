@@ -8,13 +8,16 @@ import { sleep } from './wait.js';
 
 /**
  * The server's documented memory bound (spec/tools.md, Bounds), in MiB: the server without
- * transcripts (at most 170 MiB under 8 firehoses, Guarantee 12) plus, per session, its
- * transcript's bound, 3 % of that in chunks' unused room, 256 KiB of working chunks, and what its
- * emulator holds beyond the default size (`screenMiB`, see emulatorMiB).
+ * transcripts (at most 170 MiB under 8 firehoses, Guarantee 12) plus, per session, the 0.5 MiB
+ * its transcript works in (its lines are on disk) and what its emulator holds beyond the default
+ * size (`screenMiB`, see emulatorMiB).
  */
-export function memoryBoundMiB(sessions: number, transcriptMiB = 32, screenMiB = 0): number {
-  return 170 + sessions * (transcriptMiB * 1.03 + 0.25 + screenMiB);
+export function memoryBoundMiB(sessions: number, screenMiB = 0): number {
+  return 170 + sessions * (TRANSCRIPT_WORKING_MIB + screenMiB);
 }
+
+/** Memory a session's transcript takes while its files take its chunks (spec/tools.md, Bounds). */
+export const TRANSCRIPT_WORKING_MIB = 0.5;
 
 /**
  * What a session's emulator holds, in MiB (spec/tools.md, Bounds): its screen and the 200 lines

@@ -76,6 +76,18 @@ describe('loadConfig', () => {
     ],
     ['--transcript-bytes 0 keeps none', ['--transcript-bytes', '0'], {}, { transcriptBytes: 0 }],
     [
+      '--transcript-dir, resolved',
+      ['--transcript-dir', 'spool'],
+      {},
+      { transcriptDir: resolve('spool') },
+    ],
+    [
+      'AGENT_TTY_TRANSCRIPT_DIR',
+      [],
+      { AGENT_TTY_TRANSCRIPT_DIR: '/var/tmp' },
+      { transcriptDir: '/var/tmp' },
+    ],
+    [
       '--no-command-marks takes no value',
       ['--no-command-marks', '--cols', '90'],
       {},
@@ -122,9 +134,9 @@ describe('loadConfig', () => {
       'a transcript bound that is not a byte count',
       ['--transcript-bytes', '32 megs'],
       {},
-      /--transcript-bytes: expected a byte count from 0 to 4294967296 \(K, M or G suffix allowed, as in 32M\), got "32 megs"/,
+      /--transcript-bytes: expected a byte count from 0 to 68719476736 \(K, M or G suffix allowed, as in 32M\), got "32 megs"/,
     ],
-    ['a transcript bound over 4G', ['--transcript-bytes', '5G'], {}, /from 0 to 4294967296/],
+    ['a transcript bound over 64G', ['--transcript-bytes', '65G'], {}, /from 0 to 68719476736/],
     ['a fractional transcript bound', ['--transcript-bytes', '1.5M'], {}, /a byte count/],
     [
       'a value given to --no-command-marks',

@@ -1,6 +1,6 @@
 /**
- * A session's private directories (its shell history, which holds the commands typed, and its
- * shell start-up files) can be removed at once, synchronously: what a server exiting before its
+ * A session's private directories (its shell history, which holds the commands typed, its
+ * shell start-up files and its transcript files) can be removed at once, synchronously: what a server exiting before its
  * sessions finished closing does once their processes are killed (serve.ts).
  * Contract: spec/tools.md (Shell history, Guarantees: shutdown).
  */
@@ -53,6 +53,10 @@ describe("a session's private directories", () => {
     for (const id of ids) {
       assert.ok(
         made.some((name) => name.startsWith(`agent-tty-history-${id}-`)),
+        `${made}`,
+      );
+      assert.ok(
+        made.some((name) => name.startsWith(`agent-tty-transcript-${id}-`)),
         `${made}`,
       );
     }

@@ -1,0 +1,175 @@
+/**
+ * Where a session's transcript keeps its full chunks: files in a private directory (0700, from
+ * mkdtemp; each file 0600) under the transcript directory, the system's temporary directory
+ * unless configured. Chunks are appended to numbered segment files; a segment is deleted once
+ * every chunk in it has been dropped, so the files hold at most the transcript's bound plus one
+ * segment. The session removes the directory when it closes; a server killed outright leaves it
+ * to the next server's sweep (private-dirs.ts). Reads and writes are synchronous: a chunk is at
+ * most 96 KiB, and the page cache takes it at once.
+ * @see spec/tools.md (Transcript)
+ */
+import { closeSync, mkdtempSync, readSync, rmSync, unlinkSync, writevSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPrivateFile } from '../private-files.js';
+import type { ChunkStore, StoredChunk } from '../screen/transcript.js';
+import { markPrivateDir } from './private-dirs.js';
+
+/** The name every transcript directory starts with (the sweep looks for it). */
+export const TRANSCRIPT_DIR_PREFIX = 'agent-tty-transcript-';
+const MIN_SEGMENT_BYTES = 1024 * 1024;
+const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
+
+/** Segment size for a transcript bound: a sixteenth of it, from 1 MiB to 64 MiB. */
+export function segmentBytesFor(limitBytes: number): number {
+  return Math.min(MAX_SEGMENT_BYTES, Math.max(MIN_SEGMENT_BYTES, Math.ceil(limitBytes / 16)));
+}
+
+interface Segment {
+  readonly fd: number;
+  readonly path: string;
+  /** Chunks stored in it and not yet released. */
+  refs: number;
+  size: number;
+}
+
+export class TranscriptFiles implements ChunkStore {
+  private readonly _segments = new Map<number, Segment>();
+  private _current = 0;
+  private _removed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly _segmentBytes: number,
+  ) {}
+
+  /** Makes the private directory for session `sessionId` under `root`; throws when it cannot. */
+  static create(root: string, sessionId: string, segmentBytes: number): TranscriptFiles {
+    const dir = mkdtempSync(join(root, `${TRANSCRIPT_DIR_PREFIX}${sessionId}-`));
+    markPrivateDir(dir);
+    return new TranscriptFiles(dir, segmentBytes);
+  }
+
+  /** Bytes in the segment files now. */
+  get diskBytes(): number {
+    let sum = 0;
+    for (const segment of this._segments.values()) sum += segment.size;
+    return sum;
+  }
+
+  put(index: Uint8Array, text: Uint8Array): StoredChunk {
+    if (this._removed) throw new Error('the transcript files were removed');
+    const length = index.byteLength + text.byteLength;
+    let segment = this._segments.get(this._current);
+    if (segment && segment.size > 0 && segment.size + length > this._segmentBytes) {
+      this._retire(this._current, segment);
+      this._current++;
+      segment = undefined;
+    }
+    segment ??= this._open(this._current);
+    const written = writevSync(segment.fd, [index, text], segment.size);
+    if (written !== length) {
+      throw Object.assign(
+        new Error(`ENOSPC: no space left on device, wrote ${written} of ${length} bytes`),
+        { code: 'ENOSPC' },
+      );
+    }
+    const at = { segment: this._current, offset: segment.size, length };
+    segment.size += length;
+    segment.refs++;
+    return at;
+  }
+
+  get(at: StoredChunk, into: Uint8Array, length: number): void {
+    const segment = this._segments.get(at.segment);
+    if (!segment) throw new Error(`transcript segment ${at.segment} is gone`);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(segment.fd, into, done, length - done, at.offset + done);
+      if (n === 0) throw new Error(`transcript segment ${at.segment} is shorter than expected`);
+      done += n;
+    }
+  }
+
+  release(at: StoredChunk): void {
+    const segment = this._segments.get(at.segment);
+    if (!segment) return;
+    segment.refs--;
+    // The segment being written to goes too: the next chunk starts it afresh.
+    if (segment.refs <= 0) this._delete(at.segment, segment);
+  }
+
+  remove(): void {
+    if (this._removed) return;
+    this._removed = true;
+    for (const segment of this._segments.values()) closeQuietly(segment.fd);
+    this._segments.clear();
+    try {
+      rmSync(this.dir, { recursive: true, force: true });
+    } catch {
+      // Already gone, or not ours to remove any more.
+    }
+  }
+
+  private _open(n: number): Segment {
+    const path = join(this.dir, `segment-${n}`);
+    const segment = { fd: createPrivateFile(path, true), path, refs: 0, size: 0 };
+    this._segments.set(n, segment);
+    return segment;
+  }
+
+  /** A segment no longer written to goes as soon as nothing in it is kept. */
+  private _retire(n: number, segment: Segment): void {
+    if (segment.refs <= 0) this._delete(n, segment);
+  }
+
+  private _delete(n: number, segment: Segment): void {
+    this._segments.delete(n);
+    closeQuietly(segment.fd);
+    try {
+      unlinkSync(segment.path);
+    } catch {
+      // Gone already: the room is given back either way.
+    }
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already.
+  }
+}
+
+/** Most a transcript keeps in memory when its files cannot be made (the old in-memory default). */
+export const MEMORY_FALLBACK_BYTES = 32 * 1024 * 1024;
+
+export interface TranscriptPlace {
+  readonly store?: TranscriptFiles;
+  readonly limitBytes: number;
+  /** Why the transcript is in memory, when it is. */
+  readonly error?: string;
+}
+
+/**
+ * Files for session `sessionId`'s transcript under `root`; when they cannot be made (no room, no
+ * permission) the transcript is kept in memory instead, at most MEMORY_FALLBACK_BYTES, and says why.
+ */
+export function placeTranscript(
+  root: string,
+  sessionId: string,
+  limitBytes: number,
+): TranscriptPlace {
+  if (limitBytes === 0) return { limitBytes };
+  try {
+    return {
+      store: TranscriptFiles.create(root, sessionId, segmentBytesFor(limitBytes)),
+      limitBytes,
+    };
+  } catch (err) {
+    return {
+      limitBytes: Math.min(limitBytes, MEMORY_FALLBACK_BYTES),
+      error: `the transcript is kept in memory, at most ${MEMORY_FALLBACK_BYTES / 1024 / 1024} MiB: its directory could not be made in ${root} (${(err as Error).message})`,
+    };
+  }
+}
