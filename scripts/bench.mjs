@@ -14,12 +14,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { reportAttach } from './bench/attach.mjs';
 import { connect, nodeFloorOnce, SERVER, startupOnce } from './bench/client.mjs';
 import { reportEarlyStop } from './bench/early-stop.mjs';
+import { reportFirehose } from './bench/firehose.mjs';
 import { reportFirstScreen } from './bench/first-screen.mjs';
 import { SEQ_COUNT, seqCommand, styledFrames, styledScreenCommand } from './bench/fixtures.mjs';
 import { runHostileLoads } from './bench/hostile.mjs';
 import { parseOnly, runPty } from './bench/limits.mjs';
 import { reportResultChannels } from './bench/result-channels.mjs';
 import { reportToolList } from './bench/tool-list.mjs';
+import { reportTranscript } from './bench/transcript.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PART = process.argv[2] ?? 'all';
@@ -116,8 +118,8 @@ async function normalLoads() {
     'MB/s',
     `${mbps(liveMs)} MB/s live limit`,
     fmt(liveMs / agentSeqMs, 2),
-    '>= 0.90',
-    liveMs / agentSeqMs >= 0.9,
+    '>= 0.92',
+    liveMs / agentSeqMs >= 0.92,
   );
 
   // 2. Styled full-screen repaints, 200x50, a different colour on every cell.
@@ -315,10 +317,10 @@ async function normalLoads() {
   );
   await fresh.close();
 
-  // 6b. Memory with full transcripts: eight sessions that each printed more than the default
-  // transcript holds (32 MiB), in a fresh server, beside the documented bound.
+  // 6b. Memory with full transcripts: eight sessions that each printed 40 MiB, past what a
+  // transcript kept in memory used to hold (32 MiB), in a fresh server, beside the documented
+  // bound (the transcripts are on disk: 170 MiB + 8 x 0.5 MiB).
   const full = await connect();
-  const TRANSCRIPT_MIB = 32;
   const started = performance.now();
   const fullIds = [];
   const line = `build step ${'='.repeat(180)} ok`;
@@ -345,17 +347,22 @@ async function normalLoads() {
   const fullSeconds = (performance.now() - started) / 1000;
   const filled = full.rssMiB();
   for (const id of fullIds) await full.call('terminal_close', { sessionId: id });
-  const bound = 170 + 8 * (TRANSCRIPT_MIB * 1.03 + 0.25);
+  const bound = 170 + 8 * 0.5;
   report(
-    'RSS, 8 full transcripts (8 x 40 MiB printed)',
+    'RSS, 8 sessions x 40 MiB printed',
     fmt(Math.max(peakFull, filled), 0),
     'MiB',
-    `${fmt(bound, 0)} MiB bound, ${fmt(8 * TRANSCRIPT_MIB, 0)} MiB held`,
+    `${fmt(bound, 0)} MiB bound, ${fmt(8 * 40, 0)} MiB on disk`,
     fmt(Math.max(peakFull, filled) / bound, 2),
     `< bound (${fmt(fullSeconds, 0)} s)`,
     Math.max(peakFull, filled) < bound,
   );
   await full.close();
+
+  // 6c. The firehose (eight sessions of yes: terminal_list latency and peak RSS meanwhile), then
+  // the transcript on disk (its files, the server's memory and a find over all of it).
+  await reportFirehose(report, fmt, RUNS);
+  await reportTranscript(report, fmt, RUNS);
 
   // 7. Start-up: initialize and tools/list answered, from process start; beside a bare node and a
   // minimal server built on the same SDK (bundled the same way, listing no tools).

@@ -4,7 +4,7 @@
 import { memoryMiB, watchProcess } from './proc.mjs';
 import { startRawClient } from './raw-client.mjs';
 
-export const FIREHOSE = { sessions: 8, warmupMs: 1000, loadMs: 6000, gapMs: 20 };
+export const FIREHOSE = { sessions: 8, warmupMs: 1000, loadMs: 10_000, gapMs: 20 };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const percentile = (values, p) => {

@@ -9,8 +9,11 @@ import { SERVER } from './client.mjs';
  * tool error's code, or `rpc <code>` for a JSON-RPC error) or `{ timedOut: true }`; it never
  * rejects.
  */
-export async function startRawClient() {
-  const child = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
+export async function startRawClient({ env = {} } = {}) {
+  const child = spawn(process.execPath, [SERVER], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const waiting = new Map();
   let buffer = '';
   let nextId = 1;
