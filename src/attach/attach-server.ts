@@ -35,6 +35,8 @@ export const MAX_CONNECTIONS = 32;
 export const REQUEST_TIMEOUT_MS = 5000;
 /** How long a connection refused at the limit may stay to read its one line. */
 const REFUSED_LINGER_MS = 1000;
+/** How long the answer to "do other servers listen here?" (the attach command's form) is reused. */
+const OTHERS_FRESH_MS = 1000;
 
 export interface AttachServerDeps {
   readonly registry: SessionRegistry;
@@ -52,6 +54,8 @@ export class AttachServer {
   private _refusing = 0;
   private readonly _startedAt = new Date().toISOString();
   private _closed = false;
+  private _others = false;
+  private _othersCheckedAt: number | undefined;
   private readonly _identifyPeers: boolean;
 
   private constructor(
@@ -97,8 +101,13 @@ export class AttachServer {
    * another server's socket is in the directory (then a bare id could name either).
    */
   command(sessionId: string): string {
-    const others = listSockets(this._deps.dir).some((s) => s.pid !== process.pid);
-    return `agent-tty attach ${others ? `${sessionId}@${process.pid}` : sessionId}`;
+    // Listing the directory costs a few system calls a socket; terminal_list asks per session.
+    const now = performance.now();
+    if (this._othersCheckedAt === undefined || now - this._othersCheckedAt > OTHERS_FRESH_MS) {
+      this._others = listSockets(this._deps.dir).some((s) => s.pid !== process.pid);
+      this._othersCheckedAt = now;
+    }
+    return `agent-tty attach ${this._others ? `${sessionId}@${process.pid}` : sessionId}`;
   }
 
   get watchers(): number {

@@ -290,8 +290,8 @@ export function createInputWaitProbe(
   const terminalMode = mode ?? createTerminalModeReader(ttyPath);
   let marks: Map<number, number> | undefined;
   const judge = (leaderOnly: boolean): InputWait | undefined => {
-    const group = foregroundGroup(leaderPid);
-    const wait = judgeGroup(leaderOnly ? group.filter((m) => m.pid === leaderPid) : group, {
+    const group = leaderOnly ? leaderInForeground(leaderPid) : foregroundGroup(leaderPid);
+    const wait = judgeGroup(group, {
       ttyPath,
       syscalls,
       reader: PROC_READER,
@@ -475,6 +475,13 @@ export function foregroundGroup(leaderPid: number): GroupMember[] {
     state: s.state,
     cpuTicks: (s.utime || 0) + (s.stime || 0),
   }));
+}
+
+/** The session leader alone, when it is in the terminal's foreground process group. */
+function leaderInForeground(leaderPid: number): GroupMember[] {
+  const s = readStat(leaderPid);
+  if (!s || s.state === 'Z' || !(s.tpgid > 0) || s.pgrp !== s.tpgid) return [];
+  return [{ pid: leaderPid, state: s.state, cpuTicks: (s.utime || 0) + (s.stime || 0) }];
 }
 
 function children(pid: number): number[] {

@@ -17,6 +17,7 @@ import {
   type RowText,
 } from './lines.js';
 import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
+import { type ParseWork, sharedParseTurns } from './parse-turns.js';
 import { installProbeReplies } from './probe-replies.js';
 import { drawCells } from './row-drawing.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
@@ -75,7 +76,8 @@ export const EMULATOR_SCROLLBACK = LIMITS.maxRows;
 /** Unparsed output at which reading from the PTY pauses, and at which it resumes. */
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 const LOW_WATER_BYTES = 1024 * 1024;
-const NOTHING = new Uint8Array(0);
+/** Most output bytes one turn of parsing takes from one screen (parse-turns.ts). */
+const PIECE_BYTES = 32 * 1024;
 
 export class Screen {
   private readonly _term: Terminal;
@@ -91,10 +93,14 @@ export class Screen {
   private readonly _transcript: Transcript;
   private readonly _tap: HistoryTap;
   private _historyAtLastPiece = 0;
-  private readonly _filter = new OutputFilter({ widthOf: cellWidth });
+  private readonly _filter = new OutputFilter({ widthOf: cellWidth, maxPieceBytes: PIECE_BYTES });
   private _idleWaiters: (() => void)[] = [];
-  private _batch: Uint8Array[] = [];
-  private _batchBytes = 0;
+  /** Output not yet filtered, and the pieces of the batch being parsed (with its input size). */
+  private _incoming: Uint8Array[] = [];
+  private _incomingBytes = 0;
+  private _pieces: FilteredPiece[] = [];
+  private _batchSize = 0;
+  private readonly _work: ParseWork = { parseStep: () => this._parseStep() };
   private readonly _listeners = new Set<() => void>();
   private readonly _marks = new CommandMarkLog();
   private _disposed = false;
@@ -193,9 +199,10 @@ export class Screen {
   }
 
   /**
-   * Queues output for parsing. Chunks that arrive in one event-loop turn are parsed as one batch,
-   * starting right after the turn's I/O, which is both faster under a firehose and sooner for a
-   * single echo than xterm's own timer.
+   * Queues output for parsing. Chunks that arrive before the screen's next turn of parsing
+   * (parse-turns.ts) are filtered as one batch and parsed a piece per turn, right after the
+   * loop's I/O: faster under a firehose and sooner for a single echo than xterm's own timer,
+   * and never long enough to hold up a call about another session.
    */
   write(chunk: Uint8Array): void {
     if (this._disposed || chunk.length === 0) return;
@@ -204,31 +211,39 @@ export class Screen {
       this._pressure = true;
       this._options.onPressure?.(true);
     }
-    if (this._batch.length === 0) setImmediate(() => this._flush());
-    this._batch.push(chunk);
-    this._batchBytes += chunk.length;
+    this._incoming.push(chunk);
+    this._incomingBytes += chunk.length;
+    sharedParseTurns.request(this._work);
   }
 
-  private _flush(): void {
-    const chunks = this._batch;
-    const size = this._batchBytes;
-    this._batch = [];
-    this._batchBytes = 0;
-    if (this._disposed || size === 0) return;
-    const data = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, size);
-    const pieces = this._filter.push(data);
-    parseNextWriteNow(this._term);
-    if (pieces.length === 0) {
-      this._term.write(NOTHING, () => this._parsed(size));
-      return;
-    }
-    const last = pieces.length - 1;
-    pieces.forEach((piece, k) => {
+  /** One turn of parsing: the next piece of the batch under way, or of a new batch. */
+  private _parseStep(): boolean {
+    if (this._disposed) return false;
+    if (this._pieces.length === 0) this._takeBatch();
+    const piece = this._pieces.shift();
+    if (piece) {
+      const size = this._pieces.length === 0 ? this._batchSize : 0;
+      parseNextWriteNow(this._term);
       this._term.write(piece.bytes, () => {
         this._pieceParsed(piece);
-        if (k === last) this._parsed(size);
+        if (size > 0) this._parsed(size);
       });
-    });
+    }
+    return this._pieces.length > 0 || this._incoming.length > 0;
+  }
+
+  /** Filters what has arrived into the pieces of the next batch (none: it is parsed already). */
+  private _takeBatch(): void {
+    const chunks = this._incoming;
+    const size = this._incomingBytes;
+    this._incoming = [];
+    this._incomingBytes = 0;
+    if (size === 0) return;
+    const data = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, size);
+    this._pieces = this._filter.push(data);
+    this._batchSize = size;
+    // Nothing to show (a character held back whole, a dropped string): parsed as it is.
+    if (this._pieces.length === 0) this._parsed(size);
   }
 
   /** Flattens cells with many joined marks that the piece may have written, while they are few. */
@@ -398,6 +413,9 @@ export class Screen {
   dispose(): void {
     if (this._disposed) return;
     this._disposed = true;
+    sharedParseTurns.cancel(this._work);
+    this._incoming = [];
+    this._pieces = [];
     for (const d of this._disposables) d.dispose();
     this._tap.dispose();
     // The transcript's chunks go now, not when the last reference to the session does.
