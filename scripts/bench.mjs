@@ -306,14 +306,17 @@ async function normalLoads() {
   }
   const loaded = fresh.rssMiB();
   for (const id of ids) await fresh.call('terminal_close', { sessionId: id });
+  // The closest peer is not on the registry this bench can reach: its figure for the same load,
+  // measured on Node 24 on a quiet 2-core machine, is recorded here.
+  const PEER_MIB = 193;
   report(
     'RSS, 8 sessions x 2000 lines x 200 cols',
     fmt(loaded, 0),
     'MiB',
-    `${fmt(idle, 0)} MiB with no session`,
-    '',
-    '< 120 MiB',
-    loaded < 120,
+    `${fmt(idle, 0)} MiB idle; ${PEER_MIB} MiB the closest peer (recorded)`,
+    fmt(loaded / PEER_MIB, 2),
+    '<= 0.60 of the peer',
+    loaded / PEER_MIB <= 0.6,
   );
   await fresh.close();
 
