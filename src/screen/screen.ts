@@ -94,7 +94,9 @@ export class Screen {
   private readonly _tap: HistoryTap;
   private _historyAtLastPiece = 0;
   private readonly _filter = new OutputFilter({ widthOf: cellWidth, maxPieceBytes: PIECE_BYTES });
-  private _idleWaiters: (() => void)[] = [];
+  private _idleWaiters: { through: number; resolve: () => void }[] = [];
+  /** Output bytes parsed so far, in all. */
+  private _parsedBytes = 0;
   /** Output not yet filtered, and the pieces of the batch being parsed (with its input size). */
   private _incoming: Uint8Array[] = [];
   private _incomingBytes = 0;
@@ -259,10 +261,14 @@ export class Screen {
     this._historyAtLastPiece = history;
   }
 
-  /** Resolves once everything written so far has been parsed. */
+  /**
+   * Resolves once everything written so far has been parsed (what arrives meanwhile is not waited
+   * for: under a flood that never pauses, the wait still ends).
+   */
   whenParsed(): Promise<void> {
     if (this._pendingBytes === 0 || this._disposed) return Promise.resolve();
-    return new Promise((resolve) => this._idleWaiters.push(resolve));
+    const through = this._parsedBytes + this._pendingBytes;
+    return new Promise((resolve) => this._idleWaiters.push({ through, resolve }));
   }
 
   /** Calls `listener` after each parsed chunk, and on resize; returns an unsubscribe function. */
@@ -434,20 +440,23 @@ export class Screen {
   private _parsed(size: number): void {
     if (this._disposed) return;
     this._pendingBytes -= size;
+    this._parsedBytes += size;
     this._parseCount++;
     this._lastParsedAt = this._now();
     if (this._pressure && this._pendingBytes <= LOW_WATER_BYTES) {
       this._pressure = false;
       this._options.onPressure?.(false);
     }
-    if (this._pendingBytes === 0) this._releaseIdleWaiters();
+    this._releaseIdleWaiters(this._parsedBytes);
     this._notify();
   }
 
-  private _releaseIdleWaiters(): void {
+  /** Resolves the waits for output up to `parsed` bytes (all of them by default). */
+  private _releaseIdleWaiters(parsed = Number.POSITIVE_INFINITY): void {
+    if (this._idleWaiters.length === 0) return;
     const waiters = this._idleWaiters;
-    this._idleWaiters = [];
-    for (const resolve of waiters) resolve();
+    this._idleWaiters = waiters.filter((w) => w.through > parsed);
+    for (const w of waiters) if (w.through <= parsed) w.resolve();
   }
 
   private _notify(): void {

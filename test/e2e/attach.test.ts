@@ -207,7 +207,13 @@ describe('agent-tty attach', () => {
     w.type('\x1c');
     assert.equal(await w.exited, 0);
     assert.match(w.output(), new RegExp(`detached from ${id}; it keeps running`));
-    const later = await h.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
+    // The server learns of the detach when the connection closes, a moment after the exit.
+    let later = await h.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
+    const deadline = performance.now() + 5000;
+    while (later.data.watchers !== undefined && performance.now() < deadline) {
+      await sleep(20);
+      later = await h.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
+    }
     assert.equal(later.data.snapshot?.status, 'running', 'detaching leaves the session running');
     assert.equal(later.data.watchers, undefined);
     await h.call('terminal_close', { sessionId: id });
