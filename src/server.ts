@@ -43,12 +43,15 @@ const NO_ELICITATION = {
   }),
 };
 
-export const INSTRUCTIONS = [
-  'agent-tty runs programs in real terminals so you can use interactive and full-screen programs.',
-  'terminal_start runs a command (or a shell) and returns the screen; terminal_input types text, presses keys (key "Enter", "Up", "Tab" or one character; Ctrl+C is key "c" with modifiers ["Ctrl"]), pastes, clicks and waits, then returns the screen; terminal_snapshot reads the screen again; terminal_close ends the session and all its processes.',
-  'Every result shows the screen once it has settled (quiet for 250 ms by default).',
-  'Close sessions you no longer need: at most 8 are kept.',
-].join(' ');
+/** The server's instructions (sent at initialize), saying what this server's settings are. */
+export function instructions(config: Pick<Config, 'maxSessions' | 'quietMs'>): string {
+  return [
+    'agent-tty runs programs in real terminals so you can use interactive and full-screen programs.',
+    'terminal_start runs a command (or a shell) and returns the screen; terminal_input types text, presses keys (key "Enter", "Up", "Tab" or one character; Ctrl+C is key "c" with modifiers ["Ctrl"]), pastes, clicks and waits, then returns the screen; terminal_snapshot reads the screen again; terminal_close ends the session and all its processes.',
+    `Every result shows the screen once it has settled (quiet for ${config.quietMs} ms by default).`,
+    `Close sessions you no longer need: at most ${config.maxSessions} are kept.`,
+  ].join(' ');
+}
 
 /** A client-supplied name for an error text, cut short (the transport makes it safe to show). */
 function quoteShort(name: string): string {
@@ -60,7 +63,7 @@ export function createServer(deps: ServerDeps): Server {
     { name: PACKAGE.name, title: 'agent-tty', version: PACKAGE.version },
     {
       capabilities: { tools: {}, resources: { subscribe: true, listChanged: true } },
-      instructions: INSTRUCTIONS,
+      instructions: instructions(deps.config),
       // Only elicitation uses a JSON Schema validator, and agent-tty never elicits; this keeps
       // the SDK from building Ajv at start-up (the bundle leaves Ajv out, scripts/bundle.mjs).
       jsonSchemaValidator: NO_ELICITATION,

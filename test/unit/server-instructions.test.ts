@@ -4,8 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEFAULT_CONFIG } from '../../src/config.js';
 import { isNamedKey, isPrintableKey } from '../../src/input/keys.js';
-import { INSTRUCTIONS } from '../../src/server.js';
+import { instructions } from '../../src/server.js';
+
+const INSTRUCTIONS = instructions(DEFAULT_CONFIG);
 
 describe('server instructions', () => {
   it('quote only keys the key field accepts, and say a chord as key plus modifiers', () => {
@@ -19,5 +22,12 @@ describe('server instructions', () => {
     }
     assert.match(INSTRUCTIONS, /key "c" with modifiers \["Ctrl"\]/);
     assert.doesNotMatch(INSTRUCTIONS, /\(Enter, Ctrl\+C/, 'a chord is not listed as a key');
+  });
+
+  it("say this server's session limit and quiet interval, not the defaults", () => {
+    const text = instructions({ maxSessions: 3, quietMs: 400 });
+    assert.match(text, /at most 3 are kept/);
+    assert.match(text, /quiet for 400 ms by default/);
+    assert.match(instructions(DEFAULT_CONFIG), /at most 8 are kept/);
   });
 });
