@@ -14,40 +14,13 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { type ProcStat, readProcStat } from '../pty/proc-stat.js';
 
 /** Most ancestors looked up; a deeper chain is refused rather than partly checked. */
 export const MAX_ANCESTRY = 256;
 
 /** The fields of /proc/PID/stat that tell where a process runs. */
-export interface ProcStat {
-  readonly pid: number;
-  readonly ppid: number;
-  /** Its terminal session: the session leader's pid. */
-  readonly session: number;
-  /** Its controlling terminal's device number; 0 for none. */
-  readonly ttyNr: number;
-}
-
-/** Parses /proc/PID/stat; undefined when it is not one. The name in parentheses may hold anything. */
-export function parseProcStat(text: string): ProcStat | undefined {
-  const close = text.lastIndexOf(')');
-  if (close === -1) return undefined;
-  const pid = Number.parseInt(text, 10);
-  // After the name: state ppid pgrp session tty_nr ...
-  const fields = text.slice(close + 2).split(' ');
-  const [ppid, session, ttyNr] = [fields[1], fields[3], fields[4]].map(Number);
-  if (!Number.isInteger(pid) || ![ppid, session, ttyNr].every(Number.isInteger)) return undefined;
-  return { pid, ppid: ppid as number, session: session as number, ttyNr: ttyNr as number };
-}
-
-/** /proc/PID/stat of a process now; undefined when it is gone or hidden. */
-export function readProcStat(pid: number): ProcStat | undefined {
-  try {
-    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return undefined;
-  }
-}
+export type PeerStat = Pick<ProcStat, 'pid' | 'ppid' | 'session' | 'ttyNr'>;
 
 /** Whether this system lets the server check who connects (Linux with /proc). */
 export function canIdentifyPeers(): boolean {
@@ -113,7 +86,7 @@ export interface SessionsAround {
   readonly sessions: ReadonlyMap<number, string>;
   /** This server's sessions by their terminal's device number. */
   readonly terminals: ReadonlyMap<number, string>;
-  readonly readStat: (pid: number) => ProcStat | undefined;
+  readonly readStat: (pid: number) => PeerStat | undefined;
 }
 
 export type PeerPlace =
@@ -127,7 +100,7 @@ export type PeerPlace =
  */
 export function placePeer(pid: number, around: SessionsAround): PeerPlace {
   const leaders = new Map<number, number | undefined>();
-  let child: ProcStat | undefined;
+  let child: PeerStat | undefined;
   let q = pid;
   for (let depth = 0; q > 0; depth++) {
     if (depth === MAX_ANCESTRY) {

@@ -7,7 +7,7 @@
  * @see spec/tools.md (Snapshots: foreground)
  */
 import { readFileSync } from 'node:fs';
-import { parseProcStat } from './proc-stat.js';
+import { readProcStat } from './proc-stat.js';
 
 export interface ForegroundProcess {
   readonly pid: number;
@@ -41,10 +41,7 @@ export function foregroundProcess(
   return command ? { pid, command } : undefined;
 }
 
-function stat(pid: number) {
-  const text = read(`/proc/${pid}/stat`);
-  return text ? parseProcStat(text) : undefined;
-}
+const stat = readProcStat;
 
 function read(path: string): string | undefined {
   try {

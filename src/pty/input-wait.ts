@@ -24,7 +24,7 @@ import {
   readSync,
   statSync,
 } from 'node:fs';
-import { type ProcStat, parseProcStat } from './proc-stat.js';
+import { type ProcStat, readProcStat } from './proc-stat.js';
 import { scanProcSync } from './processes.js';
 import { createTerminalModeReader, type TerminalModeReader } from './terminal-mode.js';
 import {
@@ -365,10 +365,7 @@ function read(path: string): string | undefined {
   }
 }
 
-function readStat(pid: number): ProcStat | undefined {
-  const text = read(`/proc/${pid}/stat`);
-  return text ? parseProcStat(text) : undefined;
-}
+const readStat = readProcStat;
 
 /** /proc as the probe reads it. */
 export const PROC_READER: ProcReader = {

@@ -1,8 +1,9 @@
 /**
  * Parsing /proc/<pid>/stat (Linux; proc(5)): the process's fields by name. The command name sits
  * in parentheses and may itself hold spaces and ") ", so the fields are read after the last ")".
- * Pure: the caller reads the file (processes.ts reads it into a reused buffer, on purpose).
+ * The one reader of that file (processes.ts reads it into a reused buffer, on purpose).
  */
+import { readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat that agent-tty and its tests read. */
 export interface ProcStat {
@@ -42,4 +43,13 @@ export function parseProcStat(text: string): ProcStat | undefined {
     utime: Number(fields[11]),
     stime: Number(fields[12]),
   };
+}
+
+/** /proc/PID/stat of a process now; undefined when it is gone, hidden or off Linux. */
+export function readProcStat(pid: number): ProcStat | undefined {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return undefined;
+  }
 }

@@ -6,30 +6,12 @@ import { describe, it } from 'node:test';
 import {
   MAX_ANCESTRY,
   PeerProof,
-  type ProcStat,
-  parseProcStat,
+  type PeerStat,
   placePeer,
-  readProcStat,
   type SessionsAround,
 } from '../../../src/attach/peer.js';
 
 const linuxOnly = process.platform === 'linux' ? false : '/proc is Linux';
-
-describe('parseProcStat', () => {
-  it('reads pid, parent, session and controlling terminal, whatever the name holds', () => {
-    const stat = '4242 (a) b (c) d) S 100 4242 4000 34817 4242 4194560 0 0 0 0';
-    assert.deepEqual(parseProcStat(stat), { pid: 4242, ppid: 100, session: 4000, ttyNr: 34817 });
-    assert.equal(parseProcStat('garbage'), undefined);
-    assert.equal(parseProcStat('12 (x) S a b c d'), undefined);
-  });
-
-  it('reads this process', { skip: linuxOnly }, () => {
-    const own = readProcStat(process.pid);
-    assert.equal(own?.pid, process.pid);
-    assert.equal(own?.ppid, process.ppid);
-    assert.equal(readProcStat(2 ** 31 - 1), undefined);
-  });
-});
 
 /** A process table: pid → [ppid, session, ttyNr]. */
 function around(
@@ -41,7 +23,7 @@ function around(
     servers: new Set([100, 900]),
     sessions: new Map([[200, 't1']]),
     terminals: new Map([[34817, 't1']]),
-    readStat: (pid): ProcStat | undefined => {
+    readStat: (pid): PeerStat | undefined => {
       const row = table[pid];
       return row && { pid, ppid: row[0], session: row[1], ttyNr: row[2] };
     },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type ProcStat, parseProcStat } from '../../../src/pty/proc-stat.js';
+import { type ProcStat, parseProcStat, readProcStat } from '../../../src/pty/proc-stat.js';
 
 /** Fields 6 (flags) to 17 (cstime) of a stat line: utime 1234, stime 56. */
 const TAIL = '4194560 1234 0 0 0 1234 56 0 0 20 0 1 0 12345 1000000 200';
@@ -124,5 +124,16 @@ describe('parseProcStat', () => {
     assert.equal(self.ppid, process.ppid);
     assert.equal(self.state, 'R');
     assert.ok(self.utime >= 0 && self.stime >= 0);
+  });
+});
+
+describe('readProcStat', () => {
+  it('reads this process, and nothing for a pid that is not there', {
+    skip: process.platform === 'linux' ? false : '/proc is Linux',
+  }, () => {
+    const own = readProcStat(process.pid);
+    assert.equal(own?.pid, process.pid);
+    assert.equal(own?.ppid, process.ppid);
+    assert.equal(readProcStat(2 ** 31 - 1), undefined);
   });
 });
