@@ -5,9 +5,12 @@
  * MAX_STRING_BYTES (a longer one is cancelled with CAN and dropped up to its end). Everything
  * else passes byte for byte. The filter decodes UTF-8 and follows the parser's state exactly as
  * the emulator does (parser-state.ts), and cuts its output only between code points, so the
- * emulator never has to carry a partial character from one write to the next. Pure.
+ * emulator never has to carry a partial character from one write to the next. ASCII outside
+ * strings, most output, steps the state without decoding, and text between escapes is found
+ * with a native search. Pure.
  * @see ../../spec/tools.md#guarantees (11)
  */
+import { Buffer, isAscii } from 'node:buffer';
 import {
   BREAK,
   GROUND,
@@ -37,6 +40,7 @@ export const FLATTEN_AFTER_UNITS = 12;
 const CAN = Uint8Array.of(0x18);
 const NOT_UTF8 = Uint8Array.of(0xff);
 const EMPTY = new Uint8Array(0);
+const EMPTY_BUFFER = Buffer.alloc(0);
 const REP_FINAL = 0x62;
 
 export interface OutputFilterOptions {
@@ -68,6 +72,10 @@ export class OutputFilter {
   private _isDropping = false;
   // Output of the push under way.
   private _data: Uint8Array = EMPTY;
+  /** `_data` as a Buffer, for a native search. */
+  private _buffer: Buffer = EMPTY_BUFFER;
+  /** `_data` is all ASCII: text between escapes needs no byte-by-byte look. */
+  private _isAscii = false;
   private _pieces: FilteredPiece[] = [];
   private _parts: Uint8Array[] = [];
   private _partsBytes = 0;
@@ -96,16 +104,21 @@ export class OutputFilter {
     const data = this._held.length === 0 ? chunk : concat([this._held, chunk]);
     this._held = EMPTY;
     this._data = data;
+    this._buffer = Buffer.from(data.buffer, data.byteOffset, data.length);
+    this._isAscii = isAscii(data);
     this._runStart = 0;
     const n = data.length;
     let i = 0;
     let skippedFrom = -1; // first byte of the bytes before i that decode to nothing
     while (i < n) {
       const start = i;
-      if (this._state === GROUND && isAsciiPrintable(data[i] as number)) {
-        i = this._printAscii(i);
-        skippedFrom = -1;
-        continue;
+      if ((data[i] as number) < 0x80 && !this._isDropping && !isInString(this._state)) {
+        const next = this._passAscii(i);
+        if (next > i) {
+          i = next;
+          skippedFrom = -1;
+          continue;
+        }
       }
       const lead = data[i++] as number;
       let cp = lead;
@@ -193,18 +206,76 @@ export class OutputFilter {
     this._maybeCut(end);
   }
 
-  /** Passes a run of printable ASCII from `start` (in GROUND), as far as the piece has room. */
-  private _printAscii(start: number): number {
+  /**
+   * Passes a run of ASCII from `start` outside strings (text, controls, escape and control
+   * sequences: what most output is), as far as the piece has room, stepping the parser state as
+   * _codePoint would without decoding; stops before a byte that opens a string, and returns where
+   * it stopped.
+   */
+  private _passAscii(start: number): number {
     const data = this._data;
     const kept = this._runStart >= 0 ? start - this._runStart : 0;
     const room = this._maxPieceBytes - 5 - this._partsBytes - kept;
     const stop = Math.min(data.length, start + Math.max(1, room));
-    let i = start + 1;
-    while (i < stop && isAsciiPrintable(data[i] as number)) i++;
-    this._joinWidth = 1;
-    this._cellUnits = 1;
-    this._isCellFull = false;
-    this._maybeCut(i);
+    let state = this._state;
+    let joinWidth = this._joinWidth;
+    let hasPrinted = false;
+    let i = start;
+    while (i < stop) {
+      if (state === GROUND && this._isAscii) {
+        // Up to the next ESC every byte keeps the parser in GROUND, and only the last printable
+        // character and what follows it matter. A short run is looked through here (the
+        // native search costs a call), a longer one searched.
+        const near = Math.min(stop, i + 32);
+        let end = i;
+        while (end < near && data[end] !== 0x1b) end++;
+        if (end === near && end < stop) {
+          // Searched up to `stop` only: a push may hold many pieces' worth without an ESC.
+          const esc = this._buffer.subarray(end, stop).indexOf(0x1b);
+          end = esc < 0 ? stop : end + esc;
+        }
+        if (end > i) {
+          let k = end - 1;
+          while (k > i && !isPrintable(data[k] as number)) k--;
+          if (isPrintable(data[k] as number)) {
+            hasPrinted = true;
+            joinWidth = k === end - 1 ? 1 : 0;
+          } else joinWidth = 0;
+          i = end;
+          if (i === stop) break;
+        }
+      }
+      if (state === GROUND && isPrintable(data[i] as number)) {
+        // Printable ASCII takes a cell of its own: zero-width characters would join it.
+        hasPrinted = true;
+        joinWidth = 1;
+        i++;
+        while (i < stop && isPrintable(data[i] as number)) i++;
+        if (i === stop) break;
+      }
+      const byte = data[i] as number;
+      if (byte >= 0x80) break;
+      const step = transition(state, byte);
+      const next = step >> 2;
+      const kind = step & 3;
+      if (kind === OPEN || isInString(next)) break;
+      if (kind === BREAK) {
+        // REP repeats the cell before it (one unit when this run printed it).
+        if (byte === REP_FINAL && state !== GROUND && !hasPrinted) {
+          if (this._cellUnits > FLATTEN_AFTER_UNITS) this._hasLongCells = true;
+        }
+        joinWidth = 0;
+      }
+      state = next;
+      i++;
+    }
+    this._state = state;
+    this._joinWidth = joinWidth;
+    if (hasPrinted) {
+      this._cellUnits = 1;
+      this._isCellFull = false;
+    }
+    if (i > start) this._maybeCut(i);
     return i;
   }
 
@@ -279,11 +350,12 @@ export class OutputFilter {
     const pieces = this._pieces;
     this._pieces = [];
     this._data = EMPTY;
+    this._buffer = EMPTY_BUFFER;
     return pieces;
   }
 }
 
-function isAsciiPrintable(byte: number): boolean {
+function isPrintable(byte: number): boolean {
   return byte >= 0x20 && byte < 0x7f;
 }
 
