@@ -19,6 +19,7 @@ import {
   type LineMarker,
   type NormalBuffer,
   normalBuffer,
+  onEveryScroll,
   type Terminal,
 } from './xterm.js';
 
@@ -67,7 +68,7 @@ export class HistoryTap {
       return false;
     };
     this._disposables = [
-      _term.onScroll(() => this._onScroll()),
+      onEveryScroll(_term, () => this._onScroll()),
       _term.parser.registerCsiHandler({ final: 'J' }, beforeErase),
       _term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, beforeErase),
       // RIS replaces the buffers: copy what waits first.

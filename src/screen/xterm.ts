@@ -142,6 +142,7 @@ interface CoreLines {
 }
 
 interface Core {
+  _onScroll?: { event?: unknown };
   _bufferService?: { buffers?: { normal?: { lines?: CoreLines }; alt?: { lines?: CoreLines } } };
   coreService?: { isCursorHidden?: unknown };
   buffer?: { lines?: { get(i: number): unknown } };
@@ -150,6 +151,16 @@ interface Core {
 
 function core(term: Terminal): Core | undefined {
   return (term as unknown as { _core?: Core })._core;
+}
+
+/**
+ * Calls `listener` on every scroll, on the emulator's own scroll event when it is as expected:
+ * the public onScroll relays that event through a second emitter, a cost per row under a flood.
+ */
+export function onEveryScroll(term: Terminal, listener: () => void): IDisposable {
+  const event = core(term)?._onScroll?.event;
+  if (typeof event === 'function') return (event as (l: () => void) => IDisposable)(listener);
+  return term.onScroll(listener);
 }
 
 /** Whether the program hid the cursor (DECTCEM), which the public API does not report. */
