@@ -33,20 +33,20 @@ export function readRowText(line: IBufferLine, cols: number): string {
 export function encodeRawRow(raw: CoreLine, cols: number, out: Buffer, at = 0): number {
   const data = raw._data;
   const width = Math.min(cols, raw.length, Math.floor(data.length / 3));
-  // Cells after the last with content read as blanks, which trimming drops.
-  let stop = width * 3;
-  // Four cells at a time first: most of a row is often blank.
-  while (
-    stop >= 12 &&
-    (((data[stop - 3] as number) |
-      (data[stop - 6] as number) |
-      (data[stop - 9] as number) |
-      (data[stop - 12] as number)) &
-      HAS_CONTENT_MASK) ===
-      0
-  ) {
-    stop -= 12;
+  // Cells after the last with content read as blanks, which trimming drops. Four cells at a
+  // time first, from the end: most of a row is often blank. (The group's first word indexed by
+  // the loop variable itself, checked >= 0, is what V8 compiles to the fastest loop here.)
+  let k = width * 3 - 12;
+  for (; k >= 0; k -= 12) {
+    const group =
+      (data[k] as number) |
+      (data[k + 3] as number) |
+      (data[k + 6] as number) |
+      (data[k + 9] as number);
+    if ((group & HAS_CONTENT_MASK) !== 0) break;
   }
+  // Cells from k + 12 on are blank; the last with content is in the 4 cells before (or fewer).
+  let stop = k + 12;
   while (stop > 0 && ((data[stop - 3] as number) & HAS_CONTENT_MASK) === 0) stop -= 3;
   let pos = at;
   let end = at;
