@@ -186,7 +186,9 @@ export class Transcript {
         chunk.used + maxLength > CHUNK_BYTES ||
         chunk.bytes === undefined
       ) {
-        this.append(scratch, 0, write(i, scratch, 0));
+        const length = write(i, scratch, 0);
+        if (fits) this._appendScratch(scratch, length);
+        else this.append(scratch, 0, length);
         chunk = this._chunks[this._chunks.length - 1];
         continue;
       }
@@ -199,6 +201,21 @@ export class Transcript {
       // The newest line fits the bound, so its chunk, the open one, stays.
       while (this._keptBytes > this.limitBytes) this._dropOldest();
     }
+  }
+
+  /**
+   * Appends the line written at the start of `scratch` (`length` bytes, which fit the bound),
+   * copied where append would put it, without a view of the scratch per line.
+   */
+  private _appendScratch(scratch: Buffer, length: number): void {
+    const fitted = fitLength(scratch, 0, length);
+    const chunk = this._roomFor(fitted);
+    scratch.copy(chunk.bytes as Buffer, chunk.used, 0, fitted);
+    chunk.used += fitted;
+    (chunk.ends as Uint16Array)[chunk.count++] = chunk.used;
+    this._total++;
+    this._keptBytes += fitted + INDEX_BYTES_PER_LINE;
+    while (this._keptBytes > this.limitBytes) this._dropOldest();
   }
 
   /** Drops every line (the session is closed): chunks and stored files go; the count stays. */
