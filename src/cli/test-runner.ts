@@ -14,7 +14,13 @@ import { planLaunch } from '../session/launch.js';
 import { queueInput } from '../session/run-input.js';
 import type { Session } from '../session/session.js';
 import { createSessionFactory } from '../session/session-factory.js';
-import { waitForCondition, waitTimeoutError, waitUntil } from '../session/wait.js';
+import { type WaitOutcome, waitForCondition, waitUntil } from '../session/wait.js';
+import {
+  conditionSubject,
+  patternSubject,
+  type WaitSubject,
+  waitOutcomeError,
+} from '../session/wait-errors.js';
 import { parseTestScript, type Step, type TestScript } from './test-script.js';
 
 export interface TestResult {
@@ -55,7 +61,7 @@ export async function runTestFile(file: string, config: Config): Promise<TestRes
     await runSteps(session, script.steps, config);
     return { name: script.name, file, passed: true, durationMs: performance.now() - started };
   } catch (err) {
-    const step = err instanceof TerminalError ? err.partial.failedStep : undefined;
+    const step = err instanceof StepFailed ? err.step : -1;
     const screen =
       session && !session.isClosed
         ? formatSnapshot('test', session.snapshot('none')).replace(
@@ -69,13 +75,23 @@ export async function runTestFile(file: string, config: Config): Promise<TestRes
       passed: false,
       durationMs: performance.now() - started,
       failure: {
-        step: typeof step === 'number' ? step : -1,
+        step,
         message: (err as Error).message,
         screen,
       },
     };
   } finally {
     await session?.close();
+  }
+}
+
+/** A step that failed: its index, and why (the message names the step). */
+class StepFailed extends Error {
+  constructor(
+    readonly step: number,
+    message: string,
+  ) {
+    super(message);
   }
 }
 
@@ -97,27 +113,30 @@ async function runSteps(session: Session, steps: readonly Step[], config: Config
       } catch (err) {
         const failed = toTerminalError(err, 'a test step');
         const k = failed.partial.failedActionIndex;
-        throw failed.withPartial({ failedStep: stepOf(typeof k === 'number' ? k : 0) });
+        throw new StepFailed(stepOf(typeof k === 'number' ? k : 0), failed.message);
       }
       i = end;
       continue;
     }
+    let failure: string | undefined;
     try {
-      await runCheck(session, step);
+      failure = await runCheck(session, step);
     } catch (err) {
-      const failed = toTerminalError(err, 'a test step');
-      throw new TerminalError(failed.code, `step ${step.index} ${failed.message}`, failed.details, {
-        partial: { failedStep: step.index },
-      });
+      failure = toTerminalError(err, 'a test step').message;
     }
+    if (failure !== undefined) throw new StepFailed(step.index, `step ${step.index} ${failure}`);
     i++;
   }
 }
 
-async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }>): Promise<void> {
+/** Runs a check step: why it failed, or undefined when it passed. */
+async function runCheck(
+  session: Session,
+  step: Exclude<Step, { kind: 'action' }>,
+): Promise<string | undefined> {
   if (step.kind === 'resize') {
     await session.resize(step.cols, step.rows);
-    return;
+    return undefined;
   }
   if (step.kind === 'expectExit') {
     const outcome = await waitForCondition(
@@ -125,67 +144,44 @@ async function runCheck(session: Session, step: Exclude<Step, { kind: 'action' }
       { kind: 'exit' },
       { timeoutMs: step.timeoutMs, stopOnInput: step.stopOnInput },
     );
-    if (outcome.reason === 'timeout') throw waitTimeoutError({ kind: 'exit' }, step.timeoutMs);
-    if (outcome.reason === 'input') {
-      throw stepFailure(
-        `expectExit: the program has not exited and ${waitingForInput(outcome.quietMs)}`,
-        'INPUT_REQUIRED',
-      );
-    }
+    const failed = waitFailure(outcome, conditionSubject({ kind: 'exit' }), step.timeoutMs);
+    if (failed !== undefined) return `expectExit: ${failed}`;
     const info = session.info();
     if (step.code !== undefined && info.exitCode !== step.code) {
-      throw stepFailure(
-        `expectExit: exit code ${info.exitCode ?? info.signal}, expected ${step.code}`,
-      );
+      return `expectExit: exit code ${info.exitCode ?? info.signal}, expected ${step.code}`;
     }
     if (step.signal !== undefined && info.signal !== step.signal) {
-      throw stepFailure(
-        `expectExit: ${info.signal ?? `exit code ${info.exitCode}`}, expected ${step.signal}`,
-      );
+      return `expectExit: ${info.signal ?? `exit code ${info.exitCode}`}, expected ${step.signal}`;
     }
-    return;
+    return undefined;
   }
   let problem: string | undefined;
   const check = async (signal: AbortSignal) => {
     problem = await expectation(session, step, signal);
     return problem === undefined ? { reason: 'matched' as const } : undefined;
   };
-  let outcome: Awaited<ReturnType<typeof waitUntil>>;
+  const subject = patternSubject(step.description, step.absent);
+  let outcome: WaitOutcome;
   try {
     outcome = await waitUntil(session, check, {
       timeoutMs: step.timeoutMs,
-      what: `expect ${step.description}`,
+      what: subject.what,
       stopOnInput: step.stopOnInput,
     });
   } catch (err) {
     // The screen of an exited program is final: the expectation cannot come right any more.
     if (err instanceof TerminalError && err.code === 'SESSION_EXITED') {
-      throw stepFailure(`expect ${step.description}: ${problem}; the program has exited`);
+      return `expect ${step.description}: ${problem}; ${err.message}`;
     }
     throw err;
   }
-  if (outcome.reason === 'timeout') {
-    throw stepFailure(`expect ${step.description}: ${problem} within ${step.timeoutMs} ms`);
-  }
-  if (outcome.reason === 'input') {
-    throw stepFailure(
-      `expect ${step.description}: ${problem}, and the program ${waitingForInput(outcome.quietMs)}`,
-      'INPUT_REQUIRED',
-    );
-  }
+  const failed = waitFailure(outcome, subject, step.timeoutMs);
+  return failed === undefined ? undefined : `expect ${step.description}: ${problem}; ${failed}`;
 }
 
-/** Why a step stopped before its timeout (see session/early-stop.ts). */
-function waitingForInput(quietMs = 0): string {
-  return `is waiting for input (quiet for ${quietMs} ms): answer it in an earlier step, or give this step stopOnInput:false to wait anyway`;
-}
-
-/** An expectation that does not hold. */
-function stepFailure(
-  message: string,
-  code: 'WAIT_TIMEOUT' | 'INPUT_REQUIRED' = 'WAIT_TIMEOUT',
-): TerminalError {
-  return new TerminalError(code, message);
+/** Why a wait failed, as a terminal_input wait says it; undefined when its condition came. */
+function waitFailure(outcome: WaitOutcome, subject: WaitSubject, timeoutMs: number) {
+  return waitOutcomeError(outcome, subject, timeoutMs)?.message;
 }
 
 /** Why the expectation does not hold now, or undefined when it does. */

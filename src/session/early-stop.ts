@@ -6,8 +6,9 @@
  * no input sent to it is still unread, and no other process of the terminal's session could
  * print on its own. A program that polls the terminal
  * with a short timeout (up to REFRESH_MS: top and htop refreshing) must stay quiet for one whole
- * timeout more, so a refresh it prints is seen first. The wait (wait.ts) then confirms on an
- * up-to-date screen that its condition still does not hold. Needs the input-wait probe (Linux).
+ * timeout more, so a refresh it prints is seen first. The tracker then confirms the stop through
+ * an output barrier, and the wait (wait.ts) checks on that up-to-date screen that its condition
+ * still does not hold. Needs the input-wait probe (Linux).
  * @see spec/tools.md (terminal_input: early stop)
  */
 
@@ -99,21 +100,32 @@ export interface StopSource {
   isSynchronizedUpdate(): boolean;
   inputWait(): { readonly waitMs: number; readonly cpuMs: number } | undefined;
   othersIdle(): boolean;
+  /**
+   * Resolves true once all output the program wrote so far has been received and parsed (an
+   * output barrier) and it still waits for input.
+   */
+  confirmInputWait(): Promise<boolean>;
 }
 
 /**
- * Samples a session and keeps the current run. The other processes are scanned only when the
- * rest of a sample says stop, at most every OTHERS_SCAN_MS, and once more when the stop is due.
+ * Samples a session and keeps the current run, then confirms a stop that is due. The other
+ * processes are scanned only when the rest of a sample says stop, at most every OTHERS_SCAN_MS,
+ * and once more when the stop is confirmed.
  */
 export class InputStopTracker {
   private _state: StopState | undefined;
   private _othersAt = Number.NEGATIVE_INFINITY;
   private _othersIdle = false;
+  private _isConfirming = false;
 
   constructor(private readonly _source: StopSource) {}
 
-  /** Takes a sample at `now`; true when the stop is due (to be confirmed by the caller). */
-  observe(now: number): boolean {
+  /**
+   * Takes a sample at `now`; true when the stop is due, for the caller to confirm(). False,
+   * without a sample, while a confirmation runs.
+   */
+  poll(now: number): boolean {
+    if (this._isConfirming) return false;
     const s = this._source;
     const parses = s.parseCount;
     if (this._state !== undefined && this._state.parses !== parses) this._state = undefined;
@@ -138,8 +150,35 @@ export class InputStopTracker {
     return isStopDue(this._state, now);
   }
 
+  /** Whether a confirmation runs. */
+  get isConfirming(): boolean {
+    return this._isConfirming;
+  }
+
+  /**
+   * Confirms a due stop: an output barrier shows nothing more was on its way, no output was
+   * parsed meanwhile, and a fresh scan still says stop. Resolves with the output chunks parsed
+   * then (the screen the caller's next check of its condition decides on), or undefined when the
+   * stop does not hold (the run starts over).
+   */
+  async confirm(): Promise<number | undefined> {
+    this._isConfirming = true;
+    const parses = this._source.parseCount;
+    let ok = false;
+    try {
+      ok = await this._source.confirmInputWait();
+    } catch {
+      ok = false;
+    } finally {
+      this._isConfirming = false;
+    }
+    if (ok && this._source.parseCount === parses && this._recheck()) return parses;
+    this.reset();
+    return undefined;
+  }
+
   /** Whether the stop still holds on a fresh scan (after the output barrier). */
-  recheck(): boolean {
+  private _recheck(): boolean {
     if (this._state === undefined || this._state.parses !== this._source.parseCount) return false;
     return this._source.pendingInputBytes === 0 && this._source.othersIdle();
   }

@@ -7,7 +7,7 @@
  * @see spec/tools.md (terminal_snapshot)
  */
 import { sharedMatchPool } from '../match/match-pool.js';
-import { type Match, placeLineMatches, placeMatches } from '../screen/find.js';
+import { type LineMatch, type Match, placeLineMatches, placeMatches } from '../screen/find.js';
 import type { RowText } from '../screen/lines.js';
 import type { EncodedSlice } from '../screen/transcript.js';
 import type { CompiledQuery } from '../text-query.js';
@@ -66,6 +66,44 @@ export interface TerminalFindOptions extends FindOptions {
 export const FIND_BATCH_LINES = 10_000;
 export const FIND_BATCH_BYTES = 512 * 1024;
 
+export interface HistoryFindOptions extends FindOptions {
+  /** Search the history lines after this line, up to line `end`. */
+  readonly after: number;
+  readonly end: number;
+  readonly readHistory: HistoryReader;
+  /** Lines and bytes searched in one evaluation (FIND_BATCH_LINES, FIND_BATCH_BYTES). */
+  readonly batchLines?: number | undefined;
+  readonly batchBytes?: number | undefined;
+}
+
+/**
+ * The matches of `query` in the history lines after `after` up to `end`, oldest first, at most
+ * `limit`: the one paging loop over history, a batch per evaluation.
+ */
+export async function findInHistory(
+  query: CompiledQuery,
+  options: HistoryFindOptions,
+): Promise<LineMatch[]> {
+  const { limit, end, signal } = options;
+  const found: LineMatch[] = [];
+  const withEmpty = options.withEmpty === true;
+  const lines = options.batchLines ?? FIND_BATCH_LINES;
+  const bytes = options.batchBytes ?? FIND_BATCH_BYTES;
+  let since = options.after;
+  while (since < end && found.length < limit) {
+    const slice = options.readHistory(since, lines, bytes, end);
+    if (slice.ends.length === 0) break;
+    const wanted = limit - found.length;
+    const hits = await sharedMatchPool().search(query, slice, { limit: wanted, withEmpty, signal });
+    // Only the lines that matched become strings here, to place the matches by cell column.
+    const texts: string[] = [];
+    for (const hit of hits) texts[hit.textIndex] ??= lineText(slice, hit.textIndex);
+    found.push(...placeLineMatches(texts, hits, slice.since + 1));
+    since = slice.since + slice.ends.length;
+  }
+  return found;
+}
+
 /**
  * The matches of `query` in history after `historyAfter` (oldest first), then on the screen, at
  * most `limit`; `truncated` when there are more.
@@ -76,22 +114,20 @@ export async function findInTerminal(
   options: TerminalFindOptions,
 ): Promise<{ matches: FoundMatch[]; truncated: boolean }> {
   const { limit, historyTotal, signal } = options;
-  const found: FoundMatch[] = [];
   // One more than the limit: whether it is reached says whether there are more.
-  const wanted = () => limit + 1 - found.length;
-  let since = options.historyAfter;
-  while (since !== undefined && since < historyTotal && wanted() > 0) {
-    const slice = options.readHistory(since, FIND_BATCH_LINES, FIND_BATCH_BYTES, historyTotal);
-    if (slice.ends.length === 0) break;
-    const hits = await sharedMatchPool().search(query, slice, { limit: wanted(), signal });
-    // Only the lines that matched become strings here, to place the matches by cell column.
-    const texts: string[] = [];
-    for (const hit of hits) texts[hit.textIndex] ??= lineText(slice, hit.textIndex);
-    found.push(...placeLineMatches(texts, hits, slice.since + 1));
-    since = slice.since + slice.ends.length;
-  }
-  if (wanted() > 0) {
-    const onScreen = await findInRows(rows, query, { limit: wanted(), signal });
+  const found: FoundMatch[] =
+    options.historyAfter === undefined
+      ? []
+      : await findInHistory(query, {
+          limit: limit + 1,
+          signal,
+          after: options.historyAfter,
+          end: historyTotal,
+          readHistory: options.readHistory,
+        });
+  const wanted = limit + 1 - found.length;
+  if (wanted > 0) {
+    const onScreen = await findInRows(rows, query, { limit: wanted, signal });
     found.push(...onScreen.map((m) => ({ line: historyTotal + m.row, ...m })));
   }
   return { matches: found.slice(0, limit), truncated: found.length > limit };

@@ -22,12 +22,8 @@ import { type ObserveDefaults, observeOptions } from './observation.js';
 import { notReadyError } from './readiness.js';
 import type { Session } from './session.js';
 import { sleep } from './sleep.js';
-import {
-  describeCondition,
-  inputRequiredError,
-  waitForCondition,
-  waitTimeoutError,
-} from './wait.js';
+import { waitForCondition } from './wait.js';
+import { conditionSubject, describeCondition, waitOutcomeError } from './wait-errors.js';
 
 export interface BatchProgress {
   actionsCompleted: number;
@@ -245,17 +241,9 @@ async function runAction(
         onProgress:
           options.onProgress && ((e, t) => options.onProgress?.(e, t, `waiting for ${what}`)),
       });
-      if (outcome.reason === 'timeout') {
-        const marksSeen = session.commandMarkSeq > 0;
-        throw waitTimeoutError(action.condition, action.timeoutMs, marksSeen);
-      }
-      if (outcome.reason === 'input') {
-        throw inputRequiredError(
-          action.condition,
-          outcome.quietMs ?? 0,
-          session.commandMarkSeq > 0,
-        );
-      }
+      const subject = conditionSubject(action.condition, session.commandMarkSeq > 0);
+      const failed = waitOutcomeError(outcome, subject, action.timeoutMs);
+      if (failed) throw failed;
       progress.waits.push({
         actionIndex: index,
         reason: outcome.reason,

@@ -1,22 +1,23 @@
 /**
  * Waiting for a condition on a session: until a pattern appears on the terminal (in the screen,
  * or in lines that scrolled into history since the wait began), until it is gone from the
- * screen, until the program exits, until the shell's command finishes (its command marks, see
- * screen/command-marks.ts), or until any check a caller supplies holds. A wait resolves with its
- * outcome, `timeout` included (as settlement does); it rejects only when the session is closed,
- * the request is cancelled, a check fails, or the program exits first. With stopOnInput it also
+ * screen, until the program exits, until the shell's command finishes, or until any check a
+ * caller supplies holds (the conditions: wait-conditions.ts). A wait resolves with its outcome,
+ * `timeout` included (as settlement does); it rejects only when the session is closed, the
+ * request is cancelled, a check fails, or the program exits first. With stopOnInput it also
  * ends, reason `input`, when the program waits for input instead (early-stop.ts). Cheap under a
  * firehose: the condition is checked at most every SAMPLE_MS while output streams in, one check
- * at a time (patterns run in the match worker under its time budget).
+ * at a time (patterns run in the match worker under its time budget). Timers run on a Clock
+ * (screen/settle.ts), so tests drive a wait on a fake one. Its errors: wait-errors.ts.
  */
-import { cancelledError, TerminalError } from '../errors.js';
+import { cancelledError } from '../errors.js';
 import type { ExpectCondition } from '../input/actions.js';
-import { sharedMatchPool } from '../match/match-pool.js';
-import { commandState, findFinishedCommand, type UnknownExit } from '../screen/command-marks.js';
-import { type Match, placeMatches } from '../screen/find.js';
-import { SAMPLE_MS } from '../screen/settle.js';
-import { InputStopTracker, STOP_SAMPLE_MS } from './early-stop.js';
+import { commandState } from '../screen/command-marks.js';
+import { type Clock, SAMPLE_MS, systemClock } from '../screen/settle.js';
+import { InputStopTracker, STOP_SAMPLE_MS, type StopSource } from './early-stop.js';
 import type { Session } from './session.js';
+import { type CommandReport, commandAnchor, commandOutcome, evaluate } from './wait-conditions.js';
+import { describeCondition, noCommandError } from './wait-errors.js';
 
 /** What a wait action waits for (parsed from the action, see input/actions.ts). */
 export type WaitCondition = ExpectCondition;
@@ -27,7 +28,6 @@ export interface WaitOutcome {
   readonly elapsedMs: number;
   /** With `input`: how long the program had been waiting, quiet, before the stop. */
   readonly quietMs?: number;
-  /** What matched; row and column (1-based cells) when it is on the screen. */
   /**
    * What matched; its line (history line N; screen row r is line historyTotal + r) when it lies
    * on one, and its row and column (1-based cells) when that is on the screen.
@@ -41,23 +41,6 @@ export interface WaitOutcome {
   /** A command wait: the command's exit code and the lines of its output (none: no output). */
   readonly command?: CommandReport;
 }
-
-/** What a command wait reports about the command. */
-export interface CommandReport {
-  readonly exitCode?: number;
-  /** Why there is no exit code, when the command finished without one. */
-  readonly exitCodeUnknown?: string;
-  readonly fromLine?: number;
-  readonly toLine?: number;
-}
-
-/** Why a finished command has no exit code, as results say it. */
-const UNKNOWN_EXIT: Record<UnknownExit, string> = {
-  order:
-    "another prompt hook ran before the shell's exit-code hook and may have changed the status it saw; a hook rearranged PROMPT_COMMAND or precmd_functions",
-  unreported: 'the shell reported no exit code',
-  missing: "the shell's next prompt came without an exit code: its exit-code hook did not run",
-};
 
 /** A check: the outcome once the condition holds, undefined while it does not. */
 export type WaitCheck = (
@@ -76,20 +59,13 @@ export interface WaitOptions {
 }
 
 const PROGRESS_MS = 1000;
-/** History lines a pattern wait searches in one evaluation, at most. */
-const HISTORY_PAGE_LINES = 2000;
-
-export function describeCondition(condition: WaitCondition): string {
-  if (condition.kind === 'exit') return 'the program to exit';
-  if (condition.kind === 'command') return "the shell's command to finish";
-  return `/${condition.source}/ to ${condition.gone ? 'leave the screen' : 'appear'}`;
-}
 
 /** Waits for a wait action's condition. */
 export async function waitForCondition(
   session: Session,
   condition: WaitCondition,
   options: Omit<WaitOptions, 'what'>,
+  clock: Clock = systemClock,
 ): Promise<WaitOutcome> {
   const what = describeCondition(condition);
   if (condition.kind === 'command') {
@@ -99,168 +75,94 @@ export async function waitForCondition(
       throw noCommandError();
     }
     const after = commandAnchor(session);
-    return waitUntil(session, async () => commandOutcome(session, after), { ...options, what });
+    const check = async () => commandOutcome(session, after);
+    return waitUntil(session, check, { ...options, what }, clock);
   }
   // History lines already searched: each line that scrolls off is searched once.
   const searched = { line: session.historyTotal };
-  return waitUntil(session, (signal) => evaluate(session, condition, searched, signal), {
-    ...options,
-    what,
-  });
+  const check: WaitCheck = (signal) => evaluate(session, condition, searched, signal);
+  return waitUntil(session, check, { ...options, what }, clock);
 }
 
-/**
- * WAIT_TIMEOUT, built only here: a wait action whose condition did not come in time.
- * `marksSeen`: for a command wait, whether the shell has printed any command mark.
- */
-export function waitTimeoutError(
-  condition: WaitCondition,
-  timeoutMs: number,
-  marksSeen = true,
-): TerminalError {
-  const waited = `waited ${timeoutMs} ms for ${describeCondition(condition)}`;
-  if (condition.kind === 'command' && !marksSeen) {
-    return new TerminalError(
-      'WAIT_TIMEOUT',
-      `${waited}, and this shell has printed no command marks (its startup files may have replaced the hooks, or bash is older than 4.4), so a larger timeoutMs will not help; read the attached screen, then wait for the prompt with a pattern instead`,
-      { timeoutMs },
-    );
-  }
-  const cause =
-    condition.kind === 'command'
-      ? 'the command may still be running, or be asking something'
-      : 'the program may be asking something else';
-  const change = condition.kind === 'pattern' ? ' or change the pattern' : '';
-  return new TerminalError(
-    'WAIT_TIMEOUT',
-    `${waited}; read the attached screen (${cause}), then wait longer with a larger timeoutMs${change}`,
-    { timeoutMs },
-  );
-}
-
-/** INPUT_REQUIRED, built only here: a wait ended early because the program waits for input. */
-export function inputRequiredError(
-  condition: WaitCondition,
-  quietMs: number,
-  marksSeen = true,
-): TerminalError {
-  const unmet =
-    condition.kind === 'exit'
-      ? 'it has not exited'
-      : condition.kind === 'command'
-        ? marksSeen
-          ? 'its command has not finished'
-          : 'its command has not finished (the shell has printed no command marks: wait for its prompt with a pattern instead)'
-        : `/${condition.source}/ ${condition.gone ? 'is still on the screen' : 'has not appeared'}`;
-  return new TerminalError(
-    'INPUT_REQUIRED',
-    `the program is waiting for input and ${unmet} (quiet for ${quietMs} ms); read the attached screen and answer what it asks with terminal_input, or pass stopOnInput:false to wait anyway`,
-    { quietMs },
-  );
-}
-
-/**
- * INVALID_ARGUMENT for a command wait with no command to wait for: nothing was ever typed into
- * the shell and none runs (right after it started). Built only here.
- */
-function noCommandError(): TerminalError {
-  return new TerminalError(
-    'INVALID_ARGUMENT',
-    'wait command:true has no command to wait for: nothing has been typed into this shell yet; send the command and Enter first, in the same batch before the wait (text, then key Enter, then the wait)',
-    {},
-  );
-}
-
-/**
- * Where a command wait looks for its command: the first to finish after the mark this returns.
- * That is the command running now, else the next one to start (the one the batch typed); but
- * when none runs and no input has been sent since the last one finished, that one, at once.
- */
-function commandAnchor(session: Session): number {
-  const { running, last } = commandState(session.commandMarks);
-  if (!running && last && last.endSeq > session.inputMarkSeq) return last.endSeq - 1;
-  return session.commandMarkSeq;
-}
-
-/**
- * A command wait's outcome: `finished` once its D mark came, `exited` when the shell ended
- * first (its output then runs to the cursor); undefined meanwhile. A plain check, so other
- * conditions can be put beside it.
- */
-export function commandOutcome(
-  session: Pick<Session, 'commandMarks' | 'status' | 'cursorLine'>,
-  afterSeq: number,
-): Omit<WaitOutcome, 'elapsedMs'> | undefined {
-  const done = findFinishedCommand(session.commandMarks, afterSeq);
-  if (done) {
-    return {
-      reason: 'finished',
-      command: {
-        ...(done.exitCode !== undefined ? { exitCode: done.exitCode } : {}),
-        ...(done.unknownExit !== undefined
-          ? { exitCodeUnknown: UNKNOWN_EXIT[done.unknownExit] }
-          : {}),
-        ...(done.output ?? {}),
-      },
-    };
-  }
-  if (session.status !== 'exited') return undefined;
-  const { runningFrom } = commandState(session.commandMarks);
-  if (runningFrom === undefined) return { reason: 'exited' };
-  const cursor = session.cursorLine();
-  const toLine = cursor.column > 1 ? cursor.line : cursor.line - 1;
-  return {
-    reason: 'exited',
-    command: toLine >= runningFrom ? { fromLine: runningFrom, toLine } : {},
-  };
+/** What a wait reads from a session. */
+export interface WaitSource extends StopSource {
+  readonly isClosed: boolean;
+  readonly status: 'running' | 'exited';
+  /** Whether this session can tell when its program waits for input (early-stop.ts). */
+  readonly detectsInputWait: boolean;
+  /** People attached who may type, and how many times one has typed (presence.ts). */
+  readonly presence: { readonly typists: number; readonly typedCount: number };
+  /** The program has exited or the session closed: nothing more can arrive. */
+  isFinal(): boolean;
+  /** SESSION_CLOSED for this session. */
+  closedError(): Error;
+  /** SESSION_EXITED for this session, naming what a wait waited for. */
+  exitedError(waitingFor: string): Error;
+  /** Calls `listener` on parsed output, resize and exit; returns an unsubscribe function. */
+  subscribe(listener: () => void): () => void;
 }
 
 /**
  * The sampling loop of every wait: runs `check` now, then after output, resize or exit (at most
  * every SAMPLE_MS), and once more at the deadline, so the final screen is always looked at. With
- * stopOnInput, samples the program every STOP_SAMPLE_MS; once the early-stop rule holds and an
- * output barrier shows nothing more on its way, one more check on that screen decides.
+ * stopOnInput, samples the program every STOP_SAMPLE_MS; once the early-stop rule holds and the
+ * tracker has confirmed it (nothing more on its way), one more check on that screen decides.
  */
 export function waitUntil(
-  session: Session,
+  source: WaitSource,
   check: WaitCheck,
   options: WaitOptions,
+  clock: Clock = systemClock,
 ): Promise<WaitOutcome> {
   return new Promise((resolve, reject) => {
-    const started = performance.now();
+    const started = clock.now();
+    const elapsed = () => clock.now() - started;
     // Stops a check still running in the match worker once the wait is over.
     const checks = new AbortController();
     let done = false;
-    let timer: NodeJS.Timeout | undefined;
-    let lastCheck = 0;
+    /** The next check, when one is scheduled. */
+    let timer: unknown;
+    let lastCheck = Number.NEGATIVE_INFINITY;
     let isChecking = false;
+    /** Output came, or a stop was confirmed, during the check: its result is stale. */
     let isStale = false;
+    /** The deadline passed: the next check is the last. */
     let isExpired = false;
-    const tracker =
-      options.stopOnInput && session.detectsInputWait ? new InputStopTracker(session) : undefined;
-    // A person who can type (attached with write access, or who typed since the wait began) is
-    // the one the program waits for: the wait goes on to its condition (a hand-over).
-    const typedAtStart = session.presence.typedCount;
-    const personAnswers = () =>
-      session.presence.typists > 0 || session.presence.typedCount !== typedAtStart;
-    let isConfirming = false;
     /** Output chunks parsed when an input stop was confirmed: the next check decides. */
     let verdict: number | undefined;
-    const elapsed = () => performance.now() - started;
+    const tracker =
+      options.stopOnInput && source.detectsInputWait ? new InputStopTracker(source) : undefined;
+    // A person who can type (attached with write access, or who typed since the wait began) is
+    // the one the program waits for: the wait goes on to its condition (a hand-over).
+    const typedAtStart = source.presence.typedCount;
+    const personAnswers = () =>
+      source.presence.typists > 0 || source.presence.typedCount !== typedAtStart;
     const finish = (outcome: WaitOutcome | Error) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
-      clearTimeout(deadline);
-      clearInterval(progress);
-      clearInterval(sampler);
+      if (timer !== undefined) clock.clearTimeout(timer);
+      clock.clearTimeout(deadline);
+      stopProgress();
+      stopSampling();
       unsubscribe();
       options.signal?.removeEventListener('abort', onAbort);
       checks.abort();
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
     };
-    // Output that arrives during a check marks its result stale; it is checked next.
+    /** After a check that did not hold: whether a confirmed stop ends the wait. */
+    const decide = (decides: number | undefined) => {
+      if (verdict === undefined) return;
+      if (decides !== undefined && !isStale && source.parseCount === decides && !personAnswers()) {
+        const quietMs = tracker?.quietMs(clock.now()) ?? 0;
+        return finish({ reason: 'input', elapsedMs: elapsed(), quietMs });
+      }
+      if (decides !== undefined || verdict !== source.parseCount) {
+        // Output came meanwhile: the program did not only wait; start over.
+        verdict = undefined;
+        tracker?.reset();
+      }
+    };
     const run = () => {
       timer = undefined;
       if (done) return;
@@ -268,11 +170,11 @@ export function waitUntil(
         isStale = true;
         return;
       }
-      lastCheck = performance.now();
-      if (session.isClosed) return finish(session.closedError());
-      const hadExited = session.status === 'exited';
+      lastCheck = clock.now();
+      if (source.isClosed) return finish(source.closedError());
+      const hadExited = source.status === 'exited';
       const isFinal = isExpired;
-      const decides = verdict === session.parseCount ? verdict : undefined;
+      const decides = verdict === source.parseCount ? verdict : undefined;
       isChecking = true;
       isStale = false;
       check(checks.signal).then(
@@ -280,29 +182,12 @@ export function waitUntil(
           isChecking = false;
           if (done) return;
           if (outcome) return finish({ ...outcome, elapsedMs: elapsed() });
-          if (hadExited) {
-            return finish(session.exitedError(options.what));
-          }
+          if (hadExited) return finish(source.exitedError(options.what));
           if (isFinal) return finish({ reason: 'timeout', elapsedMs: elapsed() });
           if (isExpired) return run();
-          if (verdict !== undefined) {
-            const quietMs = tracker?.quietMs(performance.now()) ?? 0;
-            if (
-              decides !== undefined &&
-              !isStale &&
-              session.parseCount === decides &&
-              !personAnswers()
-            ) {
-              return finish({ reason: 'input', elapsedMs: elapsed(), quietMs });
-            }
-            if (decides !== undefined || verdict !== session.parseCount) {
-              // Output came meanwhile: the program did not only wait; start over.
-              verdict = undefined;
-              tracker?.reset();
-            }
-          }
+          decide(decides);
           // A verdict still standing is decided by the next check.
-          if (isStale || verdict !== undefined) onEvent();
+          if (!done && (isStale || verdict !== undefined)) onEvent();
         },
         (err: Error) => {
           isChecking = false;
@@ -311,103 +196,51 @@ export function waitUntil(
       );
     };
     const onEvent = () => {
-      if (done || timer) return;
-      const wait = Math.max(0, lastCheck + SAMPLE_MS - performance.now());
-      timer = setTimeout(run, session.isFinal() ? 0 : wait);
+      if (done || timer !== undefined) return;
+      const wait = Math.max(0, lastCheck + SAMPLE_MS - clock.now());
+      timer = clock.setTimeout(run, source.isFinal() ? 0 : wait);
     };
     const onAbort = () => finish(cancelledError(options.signal as AbortSignal));
-    const deadline = setTimeout(() => {
+    const deadline = clock.setTimeout(() => {
       isExpired = true;
       if (!isChecking) run();
     }, options.timeoutMs);
-    const progress = setInterval(
-      () => options.onProgress?.(elapsed(), options.timeoutMs),
-      PROGRESS_MS,
+    const stopProgress = repeat(clock, PROGRESS_MS, () =>
+      options.onProgress?.(elapsed(), options.timeoutMs),
     );
-    /** Samples the program; once the stop is due, confirms it and has the next check decide. */
-    const sampleInput = () => {
-      if (done || !tracker || isConfirming || verdict !== undefined || isExpired) return;
-      if (personAnswers()) return tracker.reset();
-      if (!tracker.observe(performance.now())) return;
-      isConfirming = true;
-      const parses = session.parseCount;
-      session.confirmInputWait().then(
-        (ok) => {
-          isConfirming = false;
-          if (done) return;
-          if (!ok || session.parseCount !== parses || !tracker.recheck()) return tracker.reset();
-          verdict = parses;
-          if (isChecking) {
-            isStale = true;
-          } else {
-            clearTimeout(timer);
-            run();
-          }
-        },
-        () => {
-          isConfirming = false;
-          tracker.reset();
-        },
-      );
+    /** Samples the program; once the stop is due, has the tracker confirm it. */
+    const sampleInput = (stopper: InputStopTracker) => {
+      if (done || verdict !== undefined || isExpired || stopper.isConfirming) return;
+      if (personAnswers()) return stopper.reset();
+      if (!stopper.poll(clock.now())) return;
+      void stopper.confirm().then((parses) => {
+        if (done || parses === undefined) return;
+        verdict = parses;
+        if (isChecking) {
+          isStale = true;
+        } else {
+          if (timer !== undefined) clock.clearTimeout(timer);
+          run();
+        }
+      });
     };
-    const sampler = tracker ? setInterval(sampleInput, STOP_SAMPLE_MS) : undefined;
-    const unsubscribe = session.subscribe(onEvent);
+    const stopSampling = tracker
+      ? repeat(clock, STOP_SAMPLE_MS, () => sampleInput(tracker))
+      : () => {};
+    const unsubscribe = source.subscribe(onEvent);
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     run();
   });
 }
 
-/**
- * Whether the condition holds now: the history lines not yet searched (in pages), then the
- * screen; the texts are read at once, the pattern runs in a worker.
- */
-async function evaluate(
-  session: Session,
-  condition: WaitCondition,
-  searched: { line: number },
-  signal: AbortSignal,
-): Promise<Omit<WaitOutcome, 'elapsedMs'> | undefined> {
-  if (condition.kind === 'exit' || condition.kind === 'command')
-    return session.status === 'exited' ? { reason: 'exited' } : undefined;
-  const rows = session.rowTexts();
-  const screen = rows.map((r) => r.text);
-  const joined = screen.join('\n');
-  const search = (texts: string[]) =>
-    sharedMatchPool().search(condition.query, texts, { limit: 1, withEmpty: true, signal });
-  if (condition.gone) {
-    const hits = await search([...screen, joined]);
-    return hits.length > 0 ? undefined : { reason: 'gone' };
-  }
-  const end = session.historyTotal;
-  let history = session.historySince(searched.line, HISTORY_PAGE_LINES, undefined, end);
-  while (history.since + history.lines.length < end) {
-    const [hit] = await search(history.lines);
-    if (hit) {
-      return {
-        reason: 'matched',
-        match: { text: hit.text, line: history.since + 1 + hit.textIndex },
-      };
-    }
-    searched.line = history.since + history.lines.length;
-    history = session.historySince(searched.line, HISTORY_PAGE_LINES, undefined, end);
-  }
-  searched.line = end;
-  const [hit] = await search([...history.lines, ...screen, joined]);
-  if (!hit) return undefined;
-  const onScreen = hit.textIndex - history.lines.length;
-  if (onScreen < 0) {
-    return {
-      reason: 'matched',
-      match: { text: hit.text, line: history.since + 1 + hit.textIndex },
-    };
-  }
-  // A match in the joined screen text may span rows: it has no one line.
-  if (onScreen >= rows.length) return { reason: 'matched', match: { text: hit.text } };
-  const placed = placeMatches(rows, [{ ...hit, textIndex: onScreen }])[0] as Match;
-  const line = end + placed.row;
-  return {
-    reason: 'matched',
-    match: { text: hit.text, line, row: placed.row, column: placed.column },
+/** Calls `fn` every `ms` on `clock` until the returned function is called. */
+function repeat(clock: Clock, ms: number, fn: () => void): () => void {
+  let handle: unknown;
+  const tick = () => {
+    handle = clock.setTimeout(tick, ms);
+    fn();
   };
+  handle = clock.setTimeout(tick, ms);
+  return () => clock.clearTimeout(handle);
 }

@@ -40,7 +40,10 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     );
     assert.equal(result.status, 1);
     assert.match(result.stdout, /✗ expects what never comes/);
-    assert.match(result.stdout, /step 1 expect "goodbye": not on the screen within 300 ms/);
+    assert.match(
+      result.stdout,
+      /step 1 expect "goodbye": not on the screen; waited 300 ms for "goodbye" to appear; read the attached screen/,
+    );
     assert.match(result.stdout, /1│hello/);
     const xml = readFileSync(junit, 'utf8');
     assert.match(xml, /<testsuite name="agent-tty" tests="2" failures="1"/);
@@ -115,7 +118,7 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     assert.equal(result.status, 1, result.stdout);
     assert.match(
       result.stdout,
-      /step 0 expect "never printed": not on the screen; the program has exited/,
+      /step 0 expect "never printed": not on the screen; session "test" has exited \(exit code 0\) while waiting for "never printed" to appear/,
     );
     assert.ok(ms < 10_000, `failed after ${Math.round(ms)} ms, not at the 20 s timeout`);
   });
@@ -142,14 +145,17 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     assert.equal(result.status, 1, result.stdout);
     assert.match(
       result.stdout,
-      /step 0 expect "saved": not on the screen, and the program is waiting for input \(quiet for \d+ ms\): answer it in an earlier step, or give this step stopOnInput:false/,
+      /step 0 expect "saved": not on the screen; the program is waiting for input and "saved" has not appeared \(quiet for \d+ ms\); read the attached screen and answer what it asks with terminal_input, or pass stopOnInput:false/,
     );
     assert.match(
       result.stdout,
-      /step 0 expectExit: the program has not exited and is waiting for input/,
+      /step 0 expectExit: the program is waiting for input and it has not exited \(quiet for \d+ ms\)/,
     );
     assert.match(result.stdout, /1│Overwrite\? \[y\/N\]/);
-    assert.match(result.stdout, /step 0 expect "saved": not on the screen within 1500 ms/);
+    assert.match(
+      result.stdout,
+      /step 0 expect "saved": not on the screen; waited 1500 ms for "saved" to appear/,
+    );
     assert.ok(ms < 10_000, `failed after ${Math.round(ms)} ms, not at the 20 s timeouts`);
   });
 

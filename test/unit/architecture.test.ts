@@ -4,7 +4,8 @@
  * session/, render/, the entry layers (tools/, cli/, resources, transport/, attach/) and the top (server,
  * serve, main). Imports point downward only. biome.json's noRestrictedImports holds the
  * lower layers to the same table while editing; this test names each crossing. Also: one owner
- * per native or emulator package, and process.kill only in pty/terminate.ts.
+ * per native or emulator package, process.kill only in pty/terminate.ts, and for each error
+ * code the modules that build it.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join, posix, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
@@ -90,6 +92,76 @@ const PACKAGE_OWNERS: readonly { readonly name: string; readonly owner: string }
   { name: 'node-pty', owner: 'pty/spawn.ts' },
   { name: '@xterm/', owner: 'screen/xterm.ts' },
 ];
+
+/**
+ * The modules that build each error code (`new TerminalError('CODE', …)`), so its message and
+ * advice are written in one place: a second builder would tell an agent something else (as a
+ * wait's errors once differed between terminal_input and `agent-tty test`). Call the owner's
+ * function instead, or add the module here on purpose.
+ */
+const ERROR_OWNERS: Record<ErrorCode, readonly string[]> = {
+  INVALID_ARGUMENT: [
+    'cli/test-script.ts',
+    'config.ts',
+    'input/actions.ts',
+    'match/match-pool.ts',
+    'session/launch.ts',
+    'session/observation.ts',
+    'session/observe-session.ts',
+    'session/run-input.ts',
+    'session/run-start.ts',
+    'session/wait-errors.ts',
+    'text-query.ts',
+    'tools/invalid-arguments.ts',
+  ],
+  SESSION_NOT_FOUND: ['session/registry.ts'],
+  SESSION_LIMIT: ['session/registry.ts'],
+  SESSION_EXITED: ['session/session.ts'],
+  SESSION_CLOSED: ['errors.ts'],
+  SPAWN_FAILED: ['pty/exec-size.ts', 'pty/pty-unavailable.ts', 'pty/spawn.ts', 'pty/spawnable.ts'],
+  INVALID_KEY: ['input/actions.ts'],
+  MOUSE_NOT_ENABLED: ['input/actions.ts'],
+  OUT_OF_BOUNDS: ['input/actions.ts', 'session/observe-session.ts'],
+  RESULT_TOO_LARGE: ['tools/result.ts'],
+  WAIT_TIMEOUT: ['session/wait-errors.ts'],
+  INPUT_REQUIRED: ['session/wait-errors.ts'],
+  INPUT_BACKLOG: ['session/session.ts'],
+  NOT_READY: ['session/readiness.ts'],
+  PATTERN_TIMEOUT: ['match/match-pool.ts'],
+  CANCELLED: ['errors.ts', 'match/match-pool.ts'],
+  INTERNAL: ['errors.ts', 'match/match-pool.ts'],
+};
+
+/**
+ * Modules that build a TerminalError with a code that is not a literal, and the codes they may
+ * build: errors.ts copies an error (withPartial, withMessage); actionError takes its code.
+ */
+const COMPUTED_CODES: Readonly<Record<string, readonly ErrorCode[]>> = {
+  'errors.ts': [],
+  'input/actions.ts': ['INVALID_ARGUMENT', 'INVALID_KEY', 'MOUSE_NOT_ENABLED', 'OUT_OF_BOUNDS'],
+};
+
+/** Every `new TerminalError(…)` of `source`: its code when a string literal, else undefined. */
+function errorBuilds(
+  file: string,
+  source = PARSED.get(file) as ts.SourceFile,
+): { code: string | undefined; line: number }[] {
+  const found: { code: string | undefined; line: number }[] = [];
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isNewExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'TerminalError'
+    ) {
+      const first = node.arguments?.[0];
+      const code = first && ts.isStringLiteralLike(first) ? first.text : undefined;
+      found.push({ code, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
 
 /** Layers that import no package but node builtins, zod and the packages they own. */
 const PLAIN_LAYERS: readonly Layer[] = [...SHARED, ...LEAVES, 'session'];
@@ -293,4 +365,54 @@ describe('architecture: packages and process control', () => {
     }
     assert.deepEqual([...new Set(callers)], ['pty/terminate.ts']);
   });
+});
+
+describe('architecture: one owner per error code', () => {
+  const builds = FILES.flatMap((file) => errorBuilds(file).map((b) => ({ ...b, file })));
+
+  it('finds the code of each build, literal or not', () => {
+    const text = [
+      "throw new TerminalError('WAIT_TIMEOUT', 'waited');",
+      'return new TerminalError(\n  "NOT_READY",\n  `not ready`,\n);',
+      'const c = code; new TerminalError(c, m);',
+      "new Error('WAIT_TIMEOUT');",
+    ].join('\n');
+    const source = ts.createSourceFile('session/x.ts', text, ts.ScriptTarget.Latest, true);
+    assert.deepEqual(
+      errorBuilds('session/x.ts', source).map((b) => b.code),
+      ['WAIT_TIMEOUT', 'NOT_READY', undefined],
+    );
+  });
+
+  it('builds a code that is not a literal only where COMPUTED_CODES says', () => {
+    const found = builds
+      .filter((b) => b.code === undefined && !(b.file in COMPUTED_CODES))
+      .map((b) => `src/${b.file}:${b.line}`);
+    assert.deepEqual(found, [], 'pass the code as a literal, in the module that owns it');
+  });
+
+  it('names every code of ERROR_CODES, and only those', () => {
+    assert.deepEqual(Object.keys(ERROR_OWNERS).sort(), [...ERROR_CODES].sort());
+    for (const b of builds) {
+      if (b.code !== undefined) assert.ok(b.code in ERROR_OWNERS, `src/${b.file}:${b.line}`);
+    }
+  });
+
+  for (const code of ERROR_CODES) {
+    it(`builds ${code} only in ${ERROR_OWNERS[code].join(', ')}`, () => {
+      const literal = builds.filter((b) => b.code === code).map((b) => b.file);
+      const computed = Object.keys(COMPUTED_CODES).filter((file) =>
+        COMPUTED_CODES[file]?.includes(code),
+      );
+      const builders = [...new Set([...literal, ...computed])].sort();
+      assert.deepEqual(
+        builders,
+        [...ERROR_OWNERS[code]].sort(),
+        `${code} is built in: ${builds
+          .filter((b) => b.code === code)
+          .map((b) => `src/${b.file}:${b.line}`)
+          .join(', ')}`,
+      );
+    });
+  }
 });

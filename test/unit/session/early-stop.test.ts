@@ -125,61 +125,98 @@ function fakeSource() {
       source.scans++;
       return source.idle;
     },
+    /** What the output barrier says; `barrier` runs first (output arriving meanwhile). */
+    confirmed: true,
+    barrier: () => {},
+    confirmInputWait: async () => {
+      source.barrier();
+      return source.confirmed;
+    },
   };
   return source satisfies StopSource;
 }
 
 describe('InputStopTracker', () => {
-  it('says the stop is due after INPUT_QUIET_MS of samples that all say stop', () => {
+  it('says the stop is due after INPUT_QUIET_MS of samples that all say stop', async () => {
     const source = fakeSource();
     const tracker = new InputStopTracker(source);
-    for (let t = 0; t < INPUT_QUIET_MS; t += 20) assert.equal(tracker.observe(t), false, `${t}`);
-    assert.equal(tracker.observe(INPUT_QUIET_MS), true);
+    for (let t = 0; t < INPUT_QUIET_MS; t += 20) assert.equal(tracker.poll(t), false, `${t}`);
+    assert.equal(tracker.poll(INPUT_QUIET_MS), true);
     assert.equal(tracker.quietMs(INPUT_QUIET_MS + 5), INPUT_QUIET_MS + 5);
-    assert.equal(tracker.recheck(), true);
+    assert.equal(await tracker.confirm(), source.parseCount, 'confirmed on this screen');
   });
 
-  it(`scans the other processes at most every ${OTHERS_SCAN_MS} ms, and afresh on recheck`, () => {
+  it(`scans the other processes at most every ${OTHERS_SCAN_MS} ms, and afresh on confirm`, async () => {
     const source = fakeSource();
     const tracker = new InputStopTracker(source);
-    for (let t = 0; t <= 200; t += 20) tracker.observe(t);
+    for (let t = 0; t <= 200; t += 20) tracker.poll(t);
     assert.equal(source.scans, 3, 'at 0, 100 and 200 ms');
-    tracker.recheck();
+    await tracker.confirm();
     assert.equal(source.scans, 4);
   });
 
   it('a background process seen at a scan starts the run over at the next one', () => {
     const source = fakeSource();
     const tracker = new InputStopTracker(source);
-    tracker.observe(0);
+    tracker.poll(0);
     source.idle = false;
-    tracker.observe(100);
+    tracker.poll(100);
     source.idle = true;
-    assert.equal(tracker.observe(200), false);
-    assert.equal(tracker.observe(200 + INPUT_QUIET_MS - 1), false);
-    assert.equal(tracker.observe(200 + INPUT_QUIET_MS), true);
+    assert.equal(tracker.poll(200), false);
+    assert.equal(tracker.poll(200 + INPUT_QUIET_MS - 1), false);
+    assert.equal(tracker.poll(200 + INPUT_QUIET_MS), true);
   });
 
   it('does not probe /proc while output waits to be parsed', () => {
     const source = fakeSource();
     const tracker = new InputStopTracker(source);
     source.pendingBytes = 10;
-    tracker.observe(0);
-    tracker.observe(20);
+    tracker.poll(0);
+    tracker.poll(20);
     assert.equal(source.probes, 0);
     assert.equal(source.scans, 0);
   });
 
-  it('output since the run began fails the recheck; reset starts over', () => {
+  it('output since the run began fails the confirmation, which starts over', async () => {
     const source = fakeSource();
     const tracker = new InputStopTracker(source);
-    tracker.observe(0);
-    assert.equal(tracker.observe(INPUT_QUIET_MS), true);
+    tracker.poll(0);
+    assert.equal(tracker.poll(INPUT_QUIET_MS), true);
     source.parseCount++;
-    assert.equal(tracker.recheck(), false);
-    tracker.reset();
+    assert.equal(await tracker.confirm(), undefined);
     assert.equal(tracker.quietMs(1000), 0);
-    assert.equal(tracker.observe(1000), false);
+    assert.equal(tracker.poll(1000), false);
+  });
+
+  it('output the barrier brings in, or a barrier that fails, fails the confirmation', async () => {
+    const source = fakeSource();
+    const tracker = new InputStopTracker(source);
+    const due = () => tracker.poll(0) || tracker.poll(INPUT_QUIET_MS);
+    source.barrier = () => source.parseCount++;
+    assert.equal(due(), true);
+    assert.equal(await tracker.confirm(), undefined, 'output came with the barrier');
+    source.barrier = () => {};
+    source.confirmed = false;
+    assert.equal(tracker.poll(1000) || tracker.poll(1000 + INPUT_QUIET_MS), true);
+    assert.equal(await tracker.confirm(), undefined, 'the program no longer waits');
+    source.confirmInputWait = () => Promise.reject(new Error('the barrier failed'));
+    assert.equal(tracker.poll(2000) || tracker.poll(2000 + INPUT_QUIET_MS), true);
+    assert.equal(await tracker.confirm(), undefined);
+    assert.equal(tracker.quietMs(2500), 0, 'the run starts over');
+  });
+
+  it('takes no sample while a confirmation runs', async () => {
+    const source = fakeSource();
+    const tracker = new InputStopTracker(source);
+    tracker.poll(0);
+    tracker.poll(INPUT_QUIET_MS);
+    const probes = source.probes;
+    const confirming = tracker.confirm();
+    assert.equal(tracker.isConfirming, true);
+    assert.equal(tracker.poll(INPUT_QUIET_MS + 20), false);
+    assert.equal(source.probes, probes);
+    await confirming;
+    assert.equal(tracker.isConfirming, false);
   });
 
   it('a foreground group that keeps using CPU never gets there', () => {
@@ -187,16 +224,16 @@ describe('InputStopTracker', () => {
     const tracker = new InputStopTracker(source);
     for (let t = 0; t <= 1000; t += 20) {
       source.cpuMs = t;
-      assert.equal(tracker.observe(t), false, `${t}`);
+      assert.equal(tracker.poll(t), false, `${t}`);
     }
   });
 
-  it('input not yet taken by the terminal fails the recheck', () => {
+  it('input not yet taken by the terminal fails the confirmation', async () => {
     const source = fakeSource();
     const tracker = new InputStopTracker(source);
-    tracker.observe(0);
-    tracker.observe(INPUT_QUIET_MS);
+    tracker.poll(0);
+    tracker.poll(INPUT_QUIET_MS);
     source.pendingInputBytes = 1;
-    assert.equal(tracker.recheck(), false);
+    assert.equal(await tracker.confirm(), undefined);
   });
 });
