@@ -176,7 +176,7 @@ export const OPTIONS: readonly Option[] = [
     flag: '--transcript-dir',
     env: 'AGENT_TTY_TRANSCRIPT_DIR',
     key: 'transcriptDir',
-    help: "directory for the sessions' transcript files, each session's in a private directory removed when it closes (default: the system's temporary directory, $TMPDIR or /tmp)",
+    help: "directory for the sessions' transcript files, each session's in a private directory removed when it closes (default: $TMPDIR or /tmp; /var/tmp where /tmp is in memory)",
     parse: (raw) => (raw === '' ? '' : resolve(raw)),
   },
   {

@@ -6,7 +6,7 @@
  * session's processes are killed synchronously. The attach socket (attach/attach-server.ts) is told first and removed on
  * every way out.
  */
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AttachServer } from './attach/attach-server.js';
 import { socketDir } from './attach/socket-dir.js';
@@ -145,11 +145,12 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
   setTimeout(() => void loadRuntime().catch(() => undefined), WARM_UP_DELAY_MS).unref();
   // Private directories left by a server that was killed outright (it could not remove them).
   setTimeout(() => {
-    void import('./session/private-dirs.js')
-      .then((m) => {
+    void Promise.all([import('./session/private-dirs.js'), import('./session/transcript-files.js')])
+      .then(([m, t]) => {
         const removed = m.removeOrphanedPrivateDirs();
-        if (config.transcriptDir)
-          removed.push(...m.removeOrphanedPrivateDirs(config.transcriptDir));
+        // Transcripts may live elsewhere (--transcript-dir, or /var/tmp where /tmp is in memory).
+        const transcripts = config.transcriptDir || t.defaultTranscriptDir();
+        if (transcripts !== tmpdir()) removed.push(...m.removeOrphanedPrivateDirs(transcripts));
         if (removed.length > 0) {
           logger.info(`removed ${removed.length} private directories of servers that are gone`);
         }

@@ -3,7 +3,6 @@
  * control) wired into Session. serve.ts loads it with the first terminal_start rather than at
  * start-up, so the server answers initialize at once; `agent-tty test` uses it directly.
  */
-import { tmpdir } from 'node:os';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { sharedMatchPool } from '../match/match-pool.js';
@@ -11,6 +10,7 @@ import { spawnPty } from '../pty/spawn.js';
 import { terminateSession } from '../pty/terminate.js';
 import type { SessionFactory } from './registry.js';
 import { Session } from './session.js';
+import { defaultTranscriptDir } from './transcript-files.js';
 
 export function createSessionFactory(config: Config, logger: Logger): SessionFactory {
   const deps = {
@@ -24,7 +24,7 @@ export function createSessionFactory(config: Config, logger: Logger): SessionFac
     logger,
     commandMarks: config.commandMarks,
     readyQuietMs: config.quietMs,
-    transcriptDir: config.transcriptDir || tmpdir(),
+    transcriptDir: config.transcriptDir || defaultTranscriptDir(),
   };
   // Waits and finds run patterns in a worker; start it now rather than at the first search.
   sharedMatchPool().warm();

@@ -8,11 +8,69 @@
  * most 96 KiB, and the page cache takes it at once.
  * @see spec/tools.md (Transcript)
  */
-import { closeSync, mkdtempSync, readSync, rmSync, unlinkSync, writevSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  mkdtempSync,
+  readSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  unlinkSync,
+  writevSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrivateFile } from '../private-files.js';
 import type { ChunkStore, StoredChunk } from '../screen/transcript.js';
 import { markPrivateDir } from './private-dirs.js';
+
+/** statfs's type of a memory file system (tmpfs), on Linux. */
+const TMPFS_MAGIC = 0x01021994;
+/** Where temporary files that survive a reboot go, on disk (FHS). */
+const DISK_TEMP = '/var/tmp';
+
+export interface TempPlaces {
+  readonly tmp: string;
+  readonly platform: NodeJS.Platform;
+  /** statfs's file-system type of a directory; undefined when it cannot be read. */
+  readonly fsType: (dir: string) => number | undefined;
+  /** Whether `dir` is a directory this user may create files in. */
+  readonly isWritableDir: (dir: string) => boolean;
+}
+
+const SYSTEM_PLACES: TempPlaces = {
+  tmp: tmpdir(),
+  platform: process.platform,
+  fsType: (dir) => {
+    try {
+      return statfsSync(dir).type;
+    } catch {
+      return undefined;
+    }
+  },
+  isWritableDir: (dir) => {
+    try {
+      accessSync(dir, constants.W_OK | constants.X_OK);
+      return statSync(dir).isDirectory();
+    } catch {
+      return false;
+    }
+  },
+};
+
+/**
+ * Where transcripts go unless configured: the system's temporary directory, or /var/tmp where
+ * that directory is a memory file system (tmpfs) and /var/tmp is not, so that transcripts take
+ * disk, not memory.
+ */
+export function defaultTranscriptDir(places: TempPlaces = SYSTEM_PLACES): string {
+  const { tmp, platform, fsType, isWritableDir } = places;
+  if (platform !== 'linux' || fsType(tmp) !== TMPFS_MAGIC) return tmp;
+  const disk = fsType(DISK_TEMP);
+  return disk !== undefined && disk !== TMPFS_MAGIC && isWritableDir(DISK_TEMP) ? DISK_TEMP : tmp;
+}
 
 /** The name every transcript directory starts with (the sweep looks for it). */
 export const TRANSCRIPT_DIR_PREFIX = 'agent-tty-transcript-';

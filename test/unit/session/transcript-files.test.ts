@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -11,6 +12,7 @@ import {
   Transcript,
 } from '../../../src/screen/transcript.js';
 import {
+  defaultTranscriptDir,
   MEMORY_FALLBACK_BYTES,
   placeTranscript,
   segmentBytesFor,
@@ -138,3 +140,77 @@ describe('Transcript on a full disk', () => {
     assert.equal(existsSync(files.dir), false);
   });
 });
+
+describe('where transcripts go by default', () => {
+  const TMPFS = 0x01021994;
+  const EXT4 = 0xef53;
+  const places = (types: Record<string, number | undefined>, writable = true) => ({
+    tmp: '/tmp',
+    platform: 'linux' as const,
+    fsType: (dir: string) => types[dir],
+    isWritableDir: () => writable,
+  });
+
+  it('is the temporary directory when it is on disk', () => {
+    assert.equal(defaultTranscriptDir(places({ '/tmp': EXT4, '/var/tmp': EXT4 })), '/tmp');
+  });
+
+  it('is /var/tmp when the temporary directory is in memory (tmpfs) and /var/tmp is not', () => {
+    assert.equal(defaultTranscriptDir(places({ '/tmp': TMPFS, '/var/tmp': EXT4 })), '/var/tmp');
+  });
+
+  it('stays in the temporary directory when /var/tmp is in memory too, missing or not writable', () => {
+    assert.equal(defaultTranscriptDir(places({ '/tmp': TMPFS, '/var/tmp': TMPFS })), '/tmp');
+    assert.equal(defaultTranscriptDir(places({ '/tmp': TMPFS })), '/tmp');
+    assert.equal(defaultTranscriptDir(places({ '/tmp': TMPFS, '/var/tmp': EXT4 }, false)), '/tmp');
+    assert.equal(
+      defaultTranscriptDir({ ...places({ '/tmp': TMPFS, '/var/tmp': EXT4 }), platform: 'darwin' }),
+      '/tmp',
+    );
+  });
+
+  it('tells a real tmpfs from a disk', {
+    skip:
+      process.platform === 'linux' && process.getuid?.() === 0
+        ? false
+        : 'mounts a tmpfs: root on Linux',
+  }, () => {
+    const mount = mkdtempSync(join(root, 'tmpfs-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mount]);
+    } catch {
+      return; // no mount here (a container without the capability): nothing to tell
+    }
+    try {
+      const system = { tmp: mount, platform: process.platform };
+      const chosen = defaultTranscriptDir({
+        ...system,
+        fsType: (dir) => {
+          try {
+            return statfsType(dir);
+          } catch {
+            return undefined;
+          }
+        },
+        isWritableDir: () => true,
+      });
+      const varTmpInMemory = statfsType('/var/tmp') === TMPFS;
+      assert.equal(chosen, varTmpInMemory ? mount : '/var/tmp');
+      assert.equal(
+        defaultTranscriptDir({
+          ...system,
+          fsType: statfsType,
+          isWritableDir: () => true,
+          tmp: root,
+        }),
+        root,
+      );
+    } finally {
+      execFileSync('umount', [mount]);
+    }
+  });
+});
+
+function statfsType(dir: string): number {
+  return statfsSync(dir).type;
+}
