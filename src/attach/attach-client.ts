@@ -23,7 +23,7 @@ const LIST_TIMEOUT_MS = 2000;
 
 type Request = Extract<ClientMessage, { type: 'list' | 'attach' }>;
 
-export interface ConnectionHandlers {
+interface ConnectionHandlers {
   /** A message after the hello. */
   readonly message: (message: ServerMessage) => void;
   readonly error: (err: NodeJS.ErrnoException) => void;
@@ -100,7 +100,7 @@ function openProof(path: string | undefined, serverPid: number): number | undefi
 export type ServerEntry = Extract<ServerMessage, { type: 'server' }> & { readonly path: string };
 
 /** A server that answered `list` with a refusal (at its connection limit): pid and why. */
-export interface Unlisted {
+interface Unlisted {
   readonly pid: number;
   readonly message: string;
 }

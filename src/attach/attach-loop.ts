@@ -2,28 +2,27 @@
  * Attached: the session's frames to the person's terminal, what they type to the server, until
  * the detach key (Ctrl-\), the program's exit, the session's close or the server's end, each told
  * in one line on stderr. Takes the terminal's streams (process.stdin/stdout/stderr, which the
- * command has checked are a terminal), so it runs against any pair of streams.
+ * command has checked are a terminal), so it runs against any streams.
  * @see spec/attach.md (The command)
  */
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { ServerEntry } from './attach-client.js';
-import { openServerConnection } from './attach-client.js';
+import { openServerConnection, type ServerEntry } from './attach-client.js';
 import { RESTORE_TERMINAL } from './frame.js';
 import { encode, MAX_INPUT_CHUNK, type ServerMessage } from './protocol.js';
 
 /** Ctrl-\ : leaves the session running and the person back in their shell. */
 const DETACH_BYTE = 0x1c;
 
-/** The person's terminal: its keys, its screen (with its size, and 'resize' when it changes), and where notes go. */
-export interface TerminalStreams {
+/** The person's terminal: its keys, its screen (its size; 'resize' on a change), where notes go. */
+interface TerminalStreams {
   readonly stdin: Readable & { setRawMode(raw: boolean): unknown };
   readonly stdout: Writable & { readonly columns: number; readonly rows: number };
   readonly stderr: Writable;
 }
 
 /** What attaching asks for: the session `sessionId` of `server`, typing or only watching. */
-export interface AttachTarget {
+interface AttachTarget {
   readonly server: Pick<ServerEntry, 'path' | 'pid'>;
   readonly sessionId: string;
   readonly readOnly: boolean;

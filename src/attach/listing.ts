@@ -31,7 +31,10 @@ function formatSession(s: ListedSession): string {
   return `  ${shown(s.sessionId).padEnd(6)} ${status.padEnd(8)} ${`${s.cols}x${s.rows}`.padEnd(8)} ${changed.padEnd(19)} ${watchers}${command}`;
 }
 
-/** The listing of the servers in `dir`; on a terminal `width` columns wide, a session's line is cut to fit it. */
+/**
+ * The listing of the servers found in `dir`; on a terminal `width` columns wide, a session's line
+ * is cut to fit it.
+ */
 export function formatListing({ servers, unlisted }: Listing, dir: string, width?: number): string {
   const lines: string[] = [];
   if (servers.length === 0 && unlisted.length === 0) {
