@@ -6,6 +6,7 @@
  */
 import type { WaitReport } from '../contract/progress.js';
 import type { Style } from '../contract/snapshot.js';
+import { formatDuration } from '../duration.js';
 import type { BatchProgress } from '../session/run-batch.js';
 import type { SessionInfo, Snapshot } from '../session/session.js';
 import { formatHistory, formatScreenRows, formatScrollback, SEPARATOR } from './rows.js';
@@ -96,14 +97,6 @@ export function settleText(s: Pick<Snapshot, 'settled' | 'settle' | 'quietMs'>):
     return s.quietMs === 0 ? 'output still arriving' : `quiet for ${formatDuration(s.quietMs)}`;
   }
   return 'not settled';
-}
-
-/** 850 ms, 3.2 s, 95 s, 12 min. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 10_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
-  if (ms < 120_000) return `${Math.floor(ms / 1000)} s`;
-  return `${Math.floor(ms / 60_000)} min`;
 }
 
 export function formatStyle(style: Style): string {

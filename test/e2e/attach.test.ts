@@ -250,11 +250,11 @@ describe('agent-tty attach', () => {
       rows: 24,
       login: false,
     });
-    const w = watch([], 50, 20);
+    const w = watch([], 53, 20);
     assert.equal(await w.exited, 0);
     const line = w.rows().find((r) => r.startsWith(`  ${id} `));
     assert.ok(line, w.rows().join('\n'));
-    assert.equal([...line].length, 50, line);
+    assert.equal([...line].length, 53, line);
     assert.match(line, /changed .* bash …$/);
     await h.call('terminal_close', { sessionId: id });
   });

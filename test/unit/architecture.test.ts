@@ -42,6 +42,7 @@ const SHARED_FILES = [
   'text-query.ts',
   'modes.ts',
   'line-splitter.ts',
+  'duration.ts',
 ];
 const TOP_FILES = ['server.ts', 'serve.ts', 'main.ts', 'signals.ts'];
 const FOLDERS: readonly Layer[] = [

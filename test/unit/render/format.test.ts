@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  formatDuration,
-  formatProgress,
-  formatSnapshot,
-  settleText,
-} from '../../../src/render/format.js';
+import { formatProgress, formatSnapshot, settleText } from '../../../src/render/format.js';
 import { snapshotOf } from '../../helpers/fakes.js';
 
 const blankRows = (n: number) => Array.from({ length: n }, () => '');
@@ -91,13 +86,6 @@ describe('formatSnapshot: how the screen was observed', () => {
       'output still arriving',
     );
     assert.equal(settleText({ settled: false, settle: 'none' }), 'not observed');
-  });
-
-  it('writes durations in ms, tenths of a second, seconds or minutes, never rounding up', () => {
-    assert.deepEqual(
-      [1, 999, 1000, 3299, 9999, 10_000, 119_999, 120_000, 3_600_000].map(formatDuration),
-      ['1 ms', '999 ms', '1.0 s', '3.2 s', '9.9 s', '10 s', '119 s', '2 min', '60 min'],
-    );
   });
 });
 
