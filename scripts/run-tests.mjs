@@ -47,9 +47,11 @@ const PROMPTS = [
 
 /**
  * End-to-end files that take minutes (10 000 000 lines through the transcript): `.ci/run` runs
- * them after npm test (layer name `heavy`).
+ * them after npm test (layer name `heavy`), with files that then try every case instead of a
+ * representative few (AGENT_TTY_TEST_HEAVY=1: shutdown on every terminating signal).
  */
 const HEAVY = ['transcript-disk.test.js'];
+const WIDER_WHEN_HEAVY = ['shutdown.test.js'];
 
 const layers = process.argv.slice(2);
 const prompts = layers.includes('prompts');
@@ -73,7 +75,7 @@ const chosen = (file) =>
   prompts
     ? PROMPTS.includes(basename(file))
     : heavy
-      ? HEAVY.includes(basename(file))
+      ? HEAVY.includes(basename(file)) || WIDER_WHEN_HEAVY.includes(basename(file))
       : !HEAVY.includes(basename(file));
 const files = roots.flatMap(collect).filter(chosen);
 if (files.length === 0) {
@@ -92,7 +94,7 @@ for (const { concurrency, files: group } of groups) {
   const result = spawnSync(
     process.execPath,
     ['--test', `--test-concurrency=${concurrency}`, ...group],
-    { stdio: 'inherit' },
+    { stdio: 'inherit', env: heavy ? { ...process.env, AGENT_TTY_TEST_HEAVY: '1' } : process.env },
   );
   if (result.status !== 0) status = result.status ?? 1;
 }

@@ -40,7 +40,8 @@ export interface TempPlaces {
   readonly isWritableDir: (dir: string) => boolean;
 }
 
-const SYSTEM_PLACES: TempPlaces = {
+/** This system's places, the temporary directory as it is now ($TMPDIR may change). */
+const systemPlaces = (): TempPlaces => ({
   tmp: tmpdir(),
   platform: process.platform,
   fsType: (dir) => {
@@ -58,14 +59,14 @@ const SYSTEM_PLACES: TempPlaces = {
       return false;
     }
   },
-};
+});
 
 /**
  * Where transcripts go unless configured: the system's temporary directory, or /var/tmp where
  * that directory is a memory file system (tmpfs) and /var/tmp is not, so that transcripts take
  * disk, not memory.
  */
-export function defaultTranscriptDir(places: TempPlaces = SYSTEM_PLACES): string {
+export function defaultTranscriptDir(places: TempPlaces = systemPlaces()): string {
   const { tmp, platform, fsType, isWritableDir } = places;
   if (platform !== 'linux' || fsType(tmp) !== TMPFS_MAGIC) return tmp;
   const disk = fsType(DISK_TEMP);
