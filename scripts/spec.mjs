@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes spec/tools.schema.json: the tools/list result, generated from the zod schemas of
-// src/tools, src/contract and src/input (compiled to build/ by `npm run build:test`). The server
+// src/tools, src/shared/contract and src/input (compiled to build/ by `npm run build:test`). The server
 // serves this file's schemas, and a test fails when it drifts from the zod ones. Usage: npm run spec
 import { writeFileSync } from 'node:fs';
 

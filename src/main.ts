@@ -7,11 +7,11 @@
 import module from 'node:module';
 import { isatty } from 'node:tty';
 import { MIN_NODE_MAJOR } from './cli/doctor.js';
-import { loadConfig, OPTIONS } from './config.js';
-import { TerminalError } from './errors.js';
-import { createLogger } from './log.js';
+import { loadConfig, OPTIONS } from './shared/config.js';
+import { TerminalError } from './shared/errors.js';
+import { createLogger } from './shared/log.js';
+import { PACKAGE } from './shared/version.js';
 import { refuseInspectorSignal } from './signals.js';
-import { PACKAGE } from './version.js';
 
 // Before anything else: from here on, SIGUSR1 cannot open Node's inspector port.
 refuseInspectorSignal();

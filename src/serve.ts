@@ -10,13 +10,13 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AttachServer } from './attach/attach-server.js';
 import { socketDir } from './attach/socket-dir.js';
-import type { Config } from './config.js';
-import type { Logger } from './log.js';
 import { closeSharedMatchPool } from './match/match-pool.js';
 import { ptyUnavailableError } from './pty/pty-unavailable.js';
 import { killSessionsSync, SYNC_SWEEP_MS } from './pty/terminate.js';
 import { createServer } from './server.js';
 import { type SessionFactory, SessionRegistry } from './session/registry.js';
+import type { Config } from './shared/config.js';
+import type { Logger } from './shared/log.js';
 import { shutdownSignals } from './signals.js';
 import { StdioTransport } from './transport/stdio-transport.js';
 

@@ -11,15 +11,15 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Config } from './config.js';
-import type { Logger } from './log.js';
 import { registerResources } from './resources.js';
 import type { LaunchDefaults } from './session/launch.js';
 import type { SessionRegistry } from './session/registry.js';
+import type { Config } from './shared/config.js';
+import type { Logger } from './shared/log.js';
+import { PACKAGE } from './shared/version.js';
 import { callTool, findTool } from './tools/index.js';
 import type { AttachCommand } from './tools/presence.js';
 import { listTools } from './tools/tool-list.js';
-import { PACKAGE } from './version.js';
 
 export interface ServerDeps {
   readonly registry: SessionRegistry;

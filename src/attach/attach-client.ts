@@ -8,7 +8,7 @@
  */
 import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { LineSplitter } from '../line-splitter.js';
+import { LineSplitter } from '../shared/line-splitter.js';
 import {
   type ClientMessage,
   encode,

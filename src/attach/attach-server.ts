@@ -10,10 +10,10 @@
  */
 import { chmodSync, lstatSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { LineSplitter } from '../line-splitter.js';
-import type { Logger } from '../log.js';
 import { readProcStat } from '../pty/proc-stat.js';
 import type { SessionRegistry } from '../session/registry.js';
+import { LineSplitter } from '../shared/line-splitter.js';
+import type { Logger } from '../shared/log.js';
 import { canIdentifyPeers, PeerProof, placePeer } from './peer.js';
 import {
   type ClientMessage,

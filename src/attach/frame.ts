@@ -13,7 +13,7 @@ import {
   type MouseEncoding,
   type MouseTracking,
   type TerminalModes,
-} from '../modes.js';
+} from '../shared/modes.js';
 
 const ESC = '\x1b';
 const CSI = `${ESC}[`;

@@ -4,8 +4,9 @@
  * Pure: the servers come from attach-client.ts.
  * @see spec/attach.md (The command)
  */
-import { formatDuration } from '../duration.js';
+
 import { makeTextSafe } from '../screen/text-safety.js';
+import { formatDuration } from '../shared/duration.js';
 import type { Listing, ServerEntry } from './attach-client.js';
 import type { ListedSession } from './protocol.js';
 

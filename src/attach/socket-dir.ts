@@ -12,7 +12,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { makePrivateDir } from '../private-files.js';
+import { makePrivateDir } from '../shared/private-files.js';
 
 export const SOCKET_DIR_ENV = 'AGENT_TTY_SOCKET_DIR';
 

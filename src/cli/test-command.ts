@@ -2,8 +2,8 @@
  * The `agent-tty test` command line: run scripts (exit 0 when all pass, 1 otherwise), optionally
  * writing JUnit XML (a new report file is 0600), or print a script skeleton made from a recording.
  */
-import type { Config } from '../config.js';
-import { writeUserFile } from '../private-files.js';
+import type { Config } from '../shared/config.js';
+import { writeUserFile } from '../shared/private-files.js';
 import { recordingToTest } from './recording-to-test.js';
 import { junitReport, runTestFile, textReport } from './test-runner.js';
 

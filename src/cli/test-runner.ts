@@ -5,9 +5,6 @@
  * failure with the final screen in the report.
  */
 import { readFileSync } from 'node:fs';
-import type { Config } from '../config.js';
-import { TerminalError, toTerminalError } from '../errors.js';
-import { silentLogger } from '../log.js';
 import { formatSnapshot } from '../render/format.js';
 import { findInRows } from '../session/find.js';
 import { planLaunch } from '../session/launch.js';
@@ -21,6 +18,9 @@ import {
   type WaitSubject,
   waitOutcomeError,
 } from '../session/wait-errors.js';
+import type { Config } from '../shared/config.js';
+import { TerminalError, toTerminalError } from '../shared/errors.js';
+import { silentLogger } from '../shared/log.js';
 import { parseTestScript, type Step, type TestScript } from './test-script.js';
 
 export interface TestResult {

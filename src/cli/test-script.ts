@@ -5,12 +5,12 @@
  * @see spec/testing.md
  */
 import { z } from 'zod';
-import { LIMITS } from '../config.js';
-import { TerminalError } from '../errors.js';
 import { ACTION_TYPES, actionSchemas, type WireAction } from '../input/action-schema.js';
 import { actionAt, parseAction } from '../input/actions.js';
 import { checkSettleTiming } from '../session/observation.js';
-import { type CompiledQuery, compileQuery } from '../text-query.js';
+import { LIMITS } from '../shared/config.js';
+import { TerminalError } from '../shared/errors.js';
+import { type CompiledQuery, compileQuery } from '../shared/text-query.js';
 
 export type Step =
   | { readonly kind: 'action'; readonly action: WireAction; readonly index: number }

@@ -5,8 +5,8 @@
  * @see spec/tools.md (terminal_input)
  */
 import { z } from 'zod';
-import { LIMITS } from '../config.js';
-import { commonSchemas, lazy } from '../contract/common.js';
+import { LIMITS } from '../shared/config.js';
+import { commonSchemas, lazy } from '../shared/contract/common.js';
 import { MODIFIERS } from './keys.js';
 
 /** The action types, as `type` names them. */

@@ -3,8 +3,8 @@
  * action-schema.ts) carries exactly the fields its type takes and turns it into a typed Action.
  * Pure. @see spec/tools.md (terminal_input)
  */
-import { TerminalError } from '../errors.js';
-import { type CompiledQuery, compileQuery } from '../text-query.js';
+import { TerminalError } from '../shared/errors.js';
+import { type CompiledQuery, compileQuery } from '../shared/text-query.js';
 import { actionSchemas, type MouseEvent, type WireAction } from './action-schema.js';
 import type { MouseButton, WheelDirection } from './encode-mouse.js';
 import { adviseUnknownKey } from './key-advice.js';

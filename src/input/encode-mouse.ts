@@ -6,7 +6,7 @@
  * @see spec/keys.md (Mouse)
  * @see https://invisible-island.net/xterm/ctlseqs/ctlseqs.html (Mouse Tracking)
  */
-import type { MouseEncoding, MouseTracking } from '../modes.js';
+import type { MouseEncoding, MouseTracking } from '../shared/modes.js';
 
 export type MouseButton = 'left' | 'middle' | 'right';
 export type WheelDirection = 'up' | 'down' | 'left' | 'right';

@@ -8,9 +8,9 @@
  * holds up only its own call.
  */
 import { Worker } from 'node:worker_threads';
-import { LIMITS } from '../config.js';
-import { cancelledError, REPORT_IT, TerminalError } from '../errors.js';
-import type { CompiledQuery } from '../text-query.js';
+import { LIMITS } from '../shared/config.js';
+import { cancelledError, REPORT_IT, TerminalError } from '../shared/errors.js';
+import type { CompiledQuery } from '../shared/text-query.js';
 import {
   type EncodedLines,
   type SearchRequest,

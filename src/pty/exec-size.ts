@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { endianness } from 'node:os';
-import { TerminalError } from '../errors.js';
+import { TerminalError } from '../shared/errors.js';
 
 /** The kernel's floor for the total (ARG_MAX in linux/limits.h). */
 const ARG_MAX_BYTES = 128 * 1024;

@@ -5,7 +5,7 @@
  * `agent-tty doctor` gives the same fix. Imports no node-pty (only spawn.ts does).
  * @see spec/errors.md (SPAWN_FAILED)
  */
-import { TerminalError } from '../errors.js';
+import { TerminalError } from '../shared/errors.js';
 
 /** The command that installs agent-tty with node-pty's build allowed. */
 export const REINSTALL_COMMAND = 'npm install -g --allow-scripts=node-pty agent-tty';

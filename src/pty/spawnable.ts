@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { TerminalError } from '../errors.js';
+import { TerminalError } from '../shared/errors.js';
 import { checkExecSize } from './exec-size.js';
 
 export function checkSpawnable(

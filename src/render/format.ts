@@ -4,11 +4,12 @@
  * (`row: start-end=sN`, sN being styles[N]) with their legend; a screen with more styling than a
  * reader could use gets a one-line summary instead. Pure.
  */
-import type { WaitReport } from '../contract/progress.js';
-import type { Style } from '../contract/snapshot.js';
-import { formatDuration } from '../duration.js';
+
 import type { BatchProgress } from '../session/run-batch.js';
 import type { SessionInfo, Snapshot } from '../session/session.js';
+import type { WaitReport } from '../shared/contract/progress.js';
+import type { Style } from '../shared/contract/snapshot.js';
+import { formatDuration } from '../shared/duration.js';
 import { formatHistory, formatScreenRows, formatScrollback, SEPARATOR } from './rows.js';
 
 /** Above this, the legend and runs are summarised in the text (structured content has them all). */

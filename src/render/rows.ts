@@ -4,7 +4,7 @@
  * ever scrolled into history, as historySince and historyTotal count). Runs of blank screen rows
  * are one line. Pure. @see spec/tools.md (Readable text)
  */
-import type { Snapshot } from '../contract/snapshot.js';
+import type { Snapshot } from '../shared/contract/snapshot.js';
 
 export const SEPARATOR = '│';
 /** What follows the `first-last│` label of a run of blank screen rows. */

@@ -3,8 +3,8 @@
  * arrived has been parsed, applies backpressure while parsing lags, relays the terminal's replies
  * to probes, and answers questions about what is visible (grid, history, fingerprint, modes).
  */
-import { DEFAULT_CONFIG, LIMITS } from '../config.js';
-import { PACKAGE } from '../version.js';
+import { DEFAULT_CONFIG, LIMITS } from '../shared/config.js';
+import { PACKAGE } from '../shared/version.js';
 import { type CommandMark, CommandMarkLog, parseCommandMark } from './command-marks.js';
 import { fingerprintScreen } from './fingerprint.js';
 import { extractScreen, type ScreenGrid } from './grid.js';

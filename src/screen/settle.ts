@@ -5,7 +5,7 @@
  * update in progress are never quiet. The fingerprint is sampled at most once per SAMPLE_MS while
  * output streams in, so the cost stays flat under a firehose. Rules: spec/tools.md, Settlement.
  */
-import { cancelledError } from '../errors.js';
+import { cancelledError } from '../shared/errors.js';
 
 export interface SettleSource {
   fingerprint(): string;

@@ -7,7 +7,7 @@
  * @see https://invisible-island.net/xterm/ctlseqs/ctlseqs.html (Mouse Tracking, XTMODKEYS)
  * @see https://sw.kovidgoyal.net/kitty/keyboard-protocol/
  */
-import type { MouseEncoding, MouseTracking, TerminalModes } from '../modes.js';
+import type { MouseEncoding, MouseTracking, TerminalModes } from '../shared/modes.js';
 import type { IDisposable, Terminal } from './xterm.js';
 import { isCursorHidden } from './xterm.js';
 

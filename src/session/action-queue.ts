@@ -4,7 +4,7 @@
  * sees its AbortSignal fire; closing the queue aborts the running job and rejects the waiting
  * ones with the close reason.
  */
-import { cancelledError, type TerminalError } from '../errors.js';
+import { cancelledError, type TerminalError } from '../shared/errors.js';
 
 export type Job<T> = (signal: AbortSignal) => Promise<T>;
 

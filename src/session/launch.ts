@@ -8,7 +8,7 @@
  * @see spec/tools.md (terminal_start, PATH, Shell history)
  */
 import { resolve } from 'node:path';
-import { TerminalError } from '../errors.js';
+import { TerminalError } from '../shared/errors.js';
 import { CLIENT_PATH_VARIABLE, loginCommandArgs } from './client-path.js';
 
 export interface LaunchRequest {

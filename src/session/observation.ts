@@ -4,8 +4,9 @@
  * must contain is refused before anything is sent. Settlement itself is screen/settle.ts.
  * @see spec/tools.md (Settlement)
  */
-import { TerminalError } from '../errors.js';
+
 import type { ActionAt } from '../input/actions.js';
+import { TerminalError } from '../shared/errors.js';
 
 /** The configured defaults (a Config satisfies this). */
 export interface ObserveDefaults {

@@ -5,9 +5,9 @@
  * carries the latest screen.
  * @see spec/tools.md (terminal_snapshot, terminal_resize)
  */
-import { LIMITS } from '../config.js';
-import { TerminalError } from '../errors.js';
-import { compileQuery } from '../text-query.js';
+import { LIMITS } from '../shared/config.js';
+import { TerminalError } from '../shared/errors.js';
+import { compileQuery } from '../shared/text-query.js';
 import { findInTerminal } from './find.js';
 import { withLatestScreen } from './latest-screen.js';
 import {

@@ -10,7 +10,7 @@
  * break a shell's start-up), for at most READY_TIMEOUT_MS from the start.
  * @see spec/tools.md (Readiness)
  */
-import { cancelledError, TerminalError } from '../errors.js';
+import { cancelledError, TerminalError } from '../shared/errors.js';
 
 /** How long a start waits for its program to be ready, and how long input is held for it. */
 export const READY_TIMEOUT_MS = 10_000;

@@ -1,7 +1,7 @@
 /**
  * Records a session as an asciicast v2 file that `asciinema play` replays: a header, then output
  * ("o"), input ("i") and resize ("r") events with their time. The file holds everything typed,
- * passwords included, so it is created private to the user (src/private-files.ts). A recording
+ * passwords included, so it is created private to the user (src/shared/private-files.ts). A recording
  * never fails a session: the file is opened before the session is reported, a file that cannot
  * be created is an error the caller reports, and a write that fails later is logged once and
  * ends the recording. A secret of the session's (its command-mark nonce, which a program that
@@ -10,8 +10,8 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../log.js';
-import { createPrivateFile, makePrivateDir } from '../private-files.js';
+import type { Logger } from '../shared/log.js';
+import { createPrivateFile, makePrivateDir } from '../shared/private-files.js';
 
 export interface RecordingHeader {
   readonly cols: number;

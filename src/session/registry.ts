@@ -3,7 +3,7 @@
  * exited sessions count alike until closed), lookup with SESSION_NOT_FOUND, and closing one or
  * all of them.
  */
-import { sessionClosedError, TerminalError } from '../errors.js';
+import { sessionClosedError, TerminalError } from '../shared/errors.js';
 import type { LaunchPlan } from './launch.js';
 import type { Session, SessionInfo, SessionSpec } from './session.js';
 

@@ -4,8 +4,7 @@
  * only where a wait action says so, and reports progress (actionsCompleted, inputSent,
  * failedActionIndex) whether the batch finishes or fails.
  */
-import type { WaitReport } from '../contract/progress.js';
-import { type TerminalError, throwIfAborted, toTerminalError } from '../errors.js';
+
 import {
   type Action,
   type ActionAt,
@@ -17,6 +16,8 @@ import { encodeKey } from '../input/encode-key.js';
 import { encodeMouse, type MouseReport } from '../input/encode-mouse.js';
 import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
 import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
+import type { WaitReport } from '../shared/contract/progress.js';
+import { type TerminalError, throwIfAborted, toTerminalError } from '../shared/errors.js';
 import { sendsSignalCharacter, whenReadingAgain } from './after-interrupt.js';
 import { type ObserveDefaults, observeOptions } from './observation.js';
 import { notReadyError } from './readiness.js';

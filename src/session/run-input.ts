@@ -6,8 +6,7 @@
  * progress made (actionsCompleted, inputSent, failedActionIndex) and the latest screen.
  * @see spec/tools.md (terminal_input)
  */
-import { LIMITS } from '../config.js';
-import { TerminalError } from '../errors.js';
+
 import type { WireAction } from '../input/action-schema.js';
 import {
   type Action,
@@ -16,6 +15,8 @@ import {
   parseAction,
   payloadBytes,
 } from '../input/actions.js';
+import { LIMITS } from '../shared/config.js';
+import { TerminalError } from '../shared/errors.js';
 import { withLatestScreen } from './latest-screen.js';
 import {
   checkSettleTiming,

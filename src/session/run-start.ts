@@ -6,7 +6,7 @@
  * spawn carries the sessionId, the recording fields and the latest screen.
  * @see spec/tools.md (terminal_start)
  */
-import { TerminalError } from '../errors.js';
+import { TerminalError } from '../shared/errors.js';
 import { withLatestScreen } from './latest-screen.js';
 import { type LaunchDefaults, type LaunchRequest, planLaunch } from './launch.js';
 import {

@@ -3,11 +3,12 @@
  * control) wired into Session. serve.ts loads it with the first terminal_start rather than at
  * start-up, so the server answers initialize at once; `agent-tty test` uses it directly.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+
 import { sharedMatchPool } from '../match/match-pool.js';
 import { spawnPty } from '../pty/spawn.js';
 import { terminateSession } from '../pty/terminate.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/log.js';
 import type { SessionFactory } from './registry.js';
 import { Session } from './session.js';
 import { defaultTranscriptDir } from './transcript-files.js';

@@ -4,11 +4,7 @@
  * so the first exited snapshot shows its last output. Closing ends every process of the
  * terminal's session and releases the PTY and the screen.
  */
-import { DEFAULT_CONFIG, LIMITS } from '../config.js';
-import type { SessionInfo } from '../contract/session-info.js';
-import type { SettleLabel, Snapshot } from '../contract/snapshot.js';
-import { sessionClosedError, TerminalError } from '../errors.js';
-import type { Logger } from '../log.js';
+
 import { type ForegroundProcess, foregroundProcess } from '../pty/foreground.js';
 import { createInputWaitProbe, type InputWait, type InputWaitProbe } from '../pty/input-wait.js';
 import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
@@ -20,6 +16,11 @@ import { type SettleResult, type SettleSource, waitForSettle } from '../screen/s
 import type { TerminalModes } from '../screen/terminal-modes.js';
 import { makeTextSafe } from '../screen/text-safety.js';
 import type { EncodedSlice } from '../screen/transcript.js';
+import { DEFAULT_CONFIG, LIMITS } from '../shared/config.js';
+import type { SessionInfo } from '../shared/contract/session-info.js';
+import type { SettleLabel, Snapshot } from '../shared/contract/snapshot.js';
+import { sessionClosedError, TerminalError } from '../shared/errors.js';
+import type { Logger } from '../shared/log.js';
 import { ActionQueue } from './action-queue.js';
 import type { LaunchPlan } from './launch.js';
 import type { ObserveOptions } from './observation.js';
@@ -32,7 +33,7 @@ import { placeTranscript } from './transcript-files.js';
 
 export type SessionStatus = Snapshot['status'];
 
-/** The wire types a session produces, derived from the tool schemas (contract/). */
+/** The wire types a session produces, derived from the tool schemas (shared/contract/). */
 export type { SessionInfo, Snapshot };
 
 export interface SessionDeps {

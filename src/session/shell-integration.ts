@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createPrivateFile } from '../private-files.js';
+import { createPrivateFile } from '../shared/private-files.js';
 import { bashRc } from './bash-script.js';
 import { CLIENT_PATH_VARIABLE } from './client-path.js';
 import { markPrivateDir } from './private-dirs.js';

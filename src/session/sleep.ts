@@ -1,5 +1,5 @@
 /** A pause a cancelled request ends at once (with CANCELLED). */
-import { cancelledError } from '../errors.js';
+import { cancelledError } from '../shared/errors.js';
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

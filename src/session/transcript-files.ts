@@ -22,8 +22,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPrivateFile } from '../private-files.js';
 import type { ChunkStore, StoredChunk } from '../screen/transcript.js';
+import { createPrivateFile } from '../shared/private-files.js';
 import { markPrivateDir } from './private-dirs.js';
 
 /** statfs's type of a memory file system (tmpfs), on Linux. */

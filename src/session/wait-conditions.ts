@@ -4,11 +4,12 @@
  * find.ts), its disappearance from the screen, the program's exit, and the shell's command
  * finishing (its command marks, see screen/command-marks.ts).
  */
-import { LIMITS } from '../config.js';
+
 import type { ExpectCondition } from '../input/actions.js';
 import { sharedMatchPool } from '../match/match-pool.js';
 import { commandState, findFinishedCommand, type UnknownExit } from '../screen/command-marks.js';
 import { type Match, placeMatches } from '../screen/find.js';
+import { LIMITS } from '../shared/config.js';
 import { findInHistory } from './find.js';
 import type { Session } from './session.js';
 import type { WaitOutcome } from './wait.js';

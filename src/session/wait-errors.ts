@@ -5,8 +5,9 @@
  * program's exit ended fails with the session's SESSION_EXITED, naming what it waited for.)
  * @see spec/errors.md
  */
-import { TerminalError } from '../errors.js';
+
 import type { ExpectCondition } from '../input/actions.js';
+import { TerminalError } from '../shared/errors.js';
 import type { WaitOutcome } from './wait.js';
 
 /** What a wait waited for, as its errors say it. */

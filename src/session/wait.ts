@@ -10,10 +10,11 @@
  * at a time (patterns run in the match worker under its time budget). Timers run on a Clock
  * (screen/settle.ts), so tests drive a wait on a fake one. Its errors: wait-errors.ts.
  */
-import { cancelledError } from '../errors.js';
+
 import type { ExpectCondition } from '../input/actions.js';
 import { commandState } from '../screen/command-marks.js';
 import { type Clock, SAMPLE_MS, systemClock } from '../screen/settle.js';
+import { cancelledError } from '../shared/errors.js';
 import { InputStopTracker, STOP_SAMPLE_MS, type StopSource } from './early-stop.js';
 import type { Session } from './session.js';
 import { type CommandReport, commandAnchor, commandOutcome, evaluate } from './wait-conditions.js';

@@ -4,7 +4,7 @@
  * the result, guard its size. Every failure becomes an isError result with a stable code.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TerminalError, toTerminalError } from '../errors.js';
+import { TerminalError, toTerminalError } from '../shared/errors.js';
 import { invalidArguments, reservedKeysError } from './invalid-arguments.js';
 import { withAttachHint, withPresence } from './presence.js';
 import { errorResult, guardResultSize, successResult } from './result.js';

@@ -8,8 +8,8 @@
  * parsed from JSON, before a schema copies them: zod and JavaScript objects drop `__proto__`.
  */
 import { z } from 'zod';
-import { TerminalError } from '../errors.js';
 import { nearestNames, normalizeName } from '../input/nearest-name.js';
+import { TerminalError } from '../shared/errors.js';
 
 const MAX_ISSUES = 10;
 /** A field's path in a message has at most this many parts. */

@@ -6,13 +6,13 @@
  * @see spec/attach.md
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { TerminalError } from '../errors.js';
 import type { SessionRegistry } from '../session/registry.js';
+import type { TerminalError } from '../shared/errors.js';
 
 /** The command a person runs to attach to `sessionId`, or undefined when attach is off. */
 export type AttachCommand = (sessionId: string) => string | undefined;
 
-/** The tools whose results are observations of one session (contract/observation-result.ts). */
+/** The tools whose results are observations of one session (shared/contract/observation-result.ts). */
 const OBSERVING = new Set([
   'terminal_start',
   'terminal_input',

@@ -6,11 +6,11 @@
  * RESULT_TOO_LARGE, never a dropped connection.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { RESULT_ORDER } from '../contract/observation-result.js';
-import { TerminalError } from '../errors.js';
 import { formatSnapshot } from '../render/format.js';
 import { makeTextSafe, truncateCodeUnits } from '../screen/text-safety.js';
 import type { Snapshot } from '../session/session.js';
+import { RESULT_ORDER } from '../shared/contract/observation-result.js';
+import { TerminalError } from '../shared/errors.js';
 
 export interface ToolOutcome {
   readonly structured: Record<string, unknown>;

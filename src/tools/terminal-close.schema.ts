@@ -1,6 +1,6 @@
 /** terminal_close's input and output schemas. @see spec/tools.md (terminal_close) */
 import { z } from 'zod';
-import { commonSchemas, lazy } from '../contract/common.js';
+import { commonSchemas, lazy } from '../shared/contract/common.js';
 
 /** terminal_close's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalCloseSchemas = lazy(() => {

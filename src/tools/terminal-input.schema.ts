@@ -3,9 +3,9 @@
  * input/action-schema.ts. @see spec/tools.md (terminal_input)
  */
 import { z } from 'zod';
-import { LIMITS } from '../config.js';
-import { commonSchemas, lazy } from '../contract/common.js';
 import { actionSchemas } from '../input/action-schema.js';
+import { LIMITS } from '../shared/config.js';
+import { commonSchemas, lazy } from '../shared/contract/common.js';
 
 /** terminal_input's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalInputSchemas = lazy(() => {

@@ -1,8 +1,9 @@
 /** terminal_input: run an ordered batch of input actions, then return the settled screen. */
-import { observationResultSchemas } from '../contract/observation-result.js';
+
 import { formatProgress, formatSnapshot } from '../render/format.js';
 import { progressFields } from '../session/run-batch.js';
 import { runInput } from '../session/run-input.js';
+import { observationResultSchemas } from '../shared/contract/observation-result.js';
 import { terminalInputSchemas } from './terminal-input.schema.js';
 import { defineTool } from './tool.js';
 

@@ -1,7 +1,7 @@
 /** terminal_list's input (none) and output schemas. @see spec/tools.md (terminal_list) */
 import { z } from 'zod';
-import { commonSchemas, lazy } from '../contract/common.js';
-import { sessionInfoSchema } from '../contract/session-info.js';
+import { commonSchemas, lazy } from '../shared/contract/common.js';
+import { sessionInfoSchema } from '../shared/contract/session-info.js';
 
 /** terminal_list's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalListSchemas = lazy(() => ({

@@ -3,8 +3,8 @@
  * observation output; built on first use. @see spec/tools.md (terminal_snapshot)
  */
 import { z } from 'zod';
-import { LIMITS } from '../config.js';
-import { commonSchemas, lazy } from '../contract/common.js';
+import { LIMITS } from '../shared/config.js';
+import { commonSchemas, lazy } from '../shared/contract/common.js';
 
 /** terminal_snapshot's schemas, built once on first use (validating a call), not at start-up. */
 export const terminalSnapshotSchemas = lazy(() => {

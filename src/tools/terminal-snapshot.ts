@@ -2,9 +2,10 @@
  * terminal_snapshot: observe the screen (after it settles) without sending anything; optionally
  * with history (the last N lines, or every line after a count), a region, and search matches.
  */
-import { observationResultSchemas } from '../contract/observation-result.js';
+
 import { formatSnapshot } from '../render/format.js';
 import { readSession } from '../session/observe-session.js';
+import { observationResultSchemas } from '../shared/contract/observation-result.js';
 import { terminalSnapshotSchemas } from './terminal-snapshot.schema.js';
 import { defineTool } from './tool.js';
 

@@ -1,7 +1,7 @@
 /** terminal_start's input and output schemas. @see spec/tools.md (terminal_start) */
 import { z } from 'zod';
-import { LIMITS } from '../config.js';
-import { commonSchemas, lazy } from '../contract/common.js';
+import { LIMITS } from '../shared/config.js';
+import { commonSchemas, lazy } from '../shared/contract/common.js';
 
 const noNul = (what: string) =>
   z.string().refine((s) => !s.includes('\0'), { message: `${what} must not contain NUL` });

@@ -2,9 +2,10 @@
  * terminal_start: spawn a program in a new terminal and return its first settled snapshot; or,
  * with waitForExit, run it to completion (a one-shot run) and optionally close the session.
  */
-import { observationResultSchemas } from '../contract/observation-result.js';
+
 import { formatSnapshot } from '../render/format.js';
 import { DEFAULT_EXIT_TIMEOUT_MS, recordingFields, runStart } from '../session/run-start.js';
+import { observationResultSchemas } from '../shared/contract/observation-result.js';
 import { terminalStartSchemas } from './terminal-start.schema.js';
 import { defineTool } from './tool.js';
 

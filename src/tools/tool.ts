@@ -5,10 +5,10 @@
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
 import type { LaunchDefaults } from '../session/launch.js';
 import type { SessionRegistry } from '../session/registry.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/log.js';
 import type { AttachCommand } from './presence.js';
 import type { ToolOutcome } from './result.js';
 

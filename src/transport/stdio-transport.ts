@@ -7,8 +7,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { type LineEvent, LineSplitter } from '../line-splitter.js';
 import { makeTextSafe } from '../screen/text-safety.js';
+import { type LineEvent, LineSplitter } from '../shared/line-splitter.js';
 import { classifyLine, classifyOverlong, describeId, errorReply, isRequestId } from './classify.js';
 
 export interface TransportLimits {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { WaitReport } from '../../src/contract/progress.js';
+import type { WaitReport } from '../../src/shared/contract/progress.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { homeEnv, ShellHomes, skipUnlessShell } from '../helpers/shell-homes.js';

@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { WaitReport } from '../../src/contract/progress.js';
+import type { WaitReport } from '../../src/shared/contract/progress.js';
 import { fixtureCommand, needsPython } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { homeEnv, ShellHomes, skipUnlessShell } from '../helpers/shell-homes.js';

@@ -13,7 +13,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { WaitReport } from '../../src/contract/progress.js';
+import type { WaitReport } from '../../src/shared/contract/progress.js';
 import { which } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { testUser } from '../helpers/test-user.js';

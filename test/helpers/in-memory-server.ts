@@ -9,12 +9,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Config, DEFAULT_CONFIG } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
 import { closeSharedMatchPool } from '../../src/match/match-pool.js';
 import { createServer } from '../../src/server.js';
 import { SessionRegistry } from '../../src/session/registry.js';
 import { createSessionFactory } from '../../src/session/session-factory.js';
+import { type Config, DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { createLogger } from '../../src/shared/log.js';
 import { sessionPids, waitGone } from './processes.js';
 import { type ToolCalls, toolCalls } from './tool-calls.js';
 

@@ -4,7 +4,7 @@
  * `strict` adds what the registry breaks today (closes racing closes, starts racing closeAll).
  */
 import assert from 'node:assert/strict';
-import { TerminalError } from '../../src/errors.js';
+import { TerminalError } from '../../src/shared/errors.js';
 import type { World } from './registry-world.js';
 
 export const codeOf = (reason: unknown) =>

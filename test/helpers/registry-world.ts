@@ -5,10 +5,10 @@
  * become of it. Work finishes, and closes end, only when the fast-check scheduler says so.
  */
 import type fc from 'fast-check';
-import { cancelledError, TerminalError } from '../../src/errors.js';
 import { ActionQueue } from '../../src/session/action-queue.js';
 import type { LaunchPlan } from '../../src/session/launch.js';
 import type { SessionRegistry } from '../../src/session/registry.js';
+import { cancelledError, TerminalError } from '../../src/shared/errors.js';
 
 /** A launch plan for registry tests whose sessions are fakes: nothing is spawned from it. */
 export const PLAN: LaunchPlan = {

@@ -9,8 +9,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { LIMITS } from '../../src/config.js';
 import { type PtyHandle, spawnPty } from '../../src/pty/spawn.js';
+import { LIMITS } from '../../src/shared/config.js';
 import { sleep } from '../helpers/wait.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color' };

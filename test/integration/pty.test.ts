@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { TerminalError } from '../../src/errors.js';
 import { type PtyExit, spawnPty } from '../../src/pty/spawn.js';
 import { defaultTerminateDeps, terminateSession } from '../../src/pty/terminate.js';
+import { TerminalError } from '../../src/shared/errors.js';
 import { isAlive } from '../helpers/processes.js';
 import { python } from '../helpers/programs.js';
 import { sleep } from '../helpers/wait.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
-import { TerminalError } from '../../src/errors.js';
 import { ActionQueue } from '../../src/session/action-queue.js';
+import { TerminalError } from '../../src/shared/errors.js';
 
 /**
  * Model-based test of the per-session queue: random interleavings of runs (jobs that finish when

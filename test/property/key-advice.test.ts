@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { TerminalError } from '../../src/errors.js';
 import type { WireAction } from '../../src/input/action-schema.js';
 import { actionAt, parseAction } from '../../src/input/actions.js';
 import { type Modifier, NAMED_KEYS } from '../../src/input/keys.js';
+import { TerminalError } from '../../src/shared/errors.js';
 
 const SPELLINGS: Readonly<Record<Modifier, readonly string[]>> = {
   Ctrl: ['Ctrl', 'Control', 'Ctl', 'C'],

@@ -13,9 +13,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
-import { TerminalError } from '../../src/errors.js';
 import { type SessionFactory, SessionRegistry } from '../../src/session/registry.js';
 import type { Session } from '../../src/session/session.js';
+import { TerminalError } from '../../src/shared/errors.js';
 import { checkFinal } from '../helpers/registry-checks.js';
 import {
   type CloseAllRecord,

@@ -13,7 +13,7 @@ import { join, posix, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/shared/errors.js';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
@@ -33,20 +33,9 @@ type Layer =
   | 'attach'
   | 'top';
 
-const SHARED_FILES = [
-  'errors.ts',
-  'config.ts',
-  'log.ts',
-  'version.ts',
-  'private-files.ts',
-  'text-query.ts',
-  'modes.ts',
-  'line-splitter.ts',
-  'duration.ts',
-];
 const TOP_FILES = ['server.ts', 'serve.ts', 'main.ts', 'signals.ts'];
 const FOLDERS: readonly Layer[] = [
-  'contract',
+  'shared',
   'input',
   'screen',
   'pty',
@@ -103,7 +92,7 @@ const PACKAGE_OWNERS: readonly { readonly name: string; readonly owner: string }
 const ERROR_OWNERS: Record<ErrorCode, readonly string[]> = {
   INVALID_ARGUMENT: [
     'cli/test-script.ts',
-    'config.ts',
+    'shared/config.ts',
     'input/actions.ts',
     'match/match-pool.ts',
     'session/launch.ts',
@@ -112,13 +101,13 @@ const ERROR_OWNERS: Record<ErrorCode, readonly string[]> = {
     'session/run-input.ts',
     'session/run-start.ts',
     'session/wait-errors.ts',
-    'text-query.ts',
+    'shared/text-query.ts',
     'tools/invalid-arguments.ts',
   ],
   SESSION_NOT_FOUND: ['session/registry.ts'],
   SESSION_LIMIT: ['session/registry.ts'],
   SESSION_EXITED: ['session/session.ts'],
-  SESSION_CLOSED: ['errors.ts'],
+  SESSION_CLOSED: ['shared/errors.ts'],
   SPAWN_FAILED: ['pty/exec-size.ts', 'pty/pty-unavailable.ts', 'pty/spawn.ts', 'pty/spawnable.ts'],
   INVALID_KEY: ['input/actions.ts'],
   MOUSE_NOT_ENABLED: ['input/actions.ts'],
@@ -129,8 +118,8 @@ const ERROR_OWNERS: Record<ErrorCode, readonly string[]> = {
   INPUT_BACKLOG: ['session/session.ts'],
   NOT_READY: ['session/readiness.ts'],
   PATTERN_TIMEOUT: ['match/match-pool.ts'],
-  CANCELLED: ['errors.ts', 'match/match-pool.ts'],
-  INTERNAL: ['errors.ts', 'match/match-pool.ts'],
+  CANCELLED: ['shared/errors.ts', 'match/match-pool.ts'],
+  INTERNAL: ['shared/errors.ts', 'match/match-pool.ts'],
 };
 
 /**
@@ -138,7 +127,7 @@ const ERROR_OWNERS: Record<ErrorCode, readonly string[]> = {
  * build: errors.ts copies an error (withPartial, withMessage); actionError takes its code.
  */
 const COMPUTED_CODES: Readonly<Record<string, readonly ErrorCode[]>> = {
-  'errors.ts': [],
+  'shared/errors.ts': [],
   'input/actions.ts': ['INVALID_ARGUMENT', 'INVALID_KEY', 'MOUSE_NOT_ENABLED', 'OUT_OF_BOUNDS'],
 };
 
@@ -168,7 +157,7 @@ function errorBuilds(
 const PLAIN_LAYERS: readonly Layer[] = [...SHARED, ...LEAVES, 'session'];
 
 function layerOf(file: string): Layer | undefined {
-  if (SHARED_FILES.includes(file)) return 'shared';
+  if (file.startsWith('shared/contract/')) return 'contract';
   if (TOP_FILES.includes(file)) return 'top';
   if (file === 'resources.ts') return 'resources';
   const folder = file.split('/')[0] as Layer;

@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_CONFIG } from '../../src/config.js';
 import { isNamedKey, isPrintableKey } from '../../src/input/keys.js';
 import { instructions } from '../../src/server.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 
 const INSTRUCTIONS = instructions(DEFAULT_CONFIG);
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { ERROR_CODES, type ErrorCode } from '../../../src/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../../src/shared/errors.js';
 import { errorRow, mentions, promisedWords } from '../../helpers/error-spec.js';
 import { type InMemoryServer, startInMemoryServer } from '../../helpers/in-memory-server.js';
 import { assertToolError, type ToolReply } from '../../helpers/tool-calls.js';

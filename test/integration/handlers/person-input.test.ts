@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LIMITS } from '../../../src/config.js';
+import { LIMITS } from '../../../src/shared/config.js';
 import { type InMemoryServer, startInMemoryServer } from '../../helpers/in-memory-server.js';
 import { sleep } from '../../helpers/wait.js';
 

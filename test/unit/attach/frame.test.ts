@@ -7,8 +7,8 @@ import {
   RESTORE_TERMINAL,
   type ScreenView,
 } from '../../../src/attach/frame.js';
-import { INITIAL_MODES } from '../../../src/modes.js';
 import { Screen } from '../../../src/screen/screen.js';
+import { INITIAL_MODES } from '../../../src/shared/modes.js';
 
 const MODES = INITIAL_MODES;
 

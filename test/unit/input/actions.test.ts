@@ -2,7 +2,6 @@
 // suggestions; waits are either a pause or an observation. Plus payloadBytes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TerminalError } from '../../../src/errors.js';
 import type { WireAction } from '../../../src/input/action-schema.js';
 import {
   type Action,
@@ -12,6 +11,7 @@ import {
   payloadBytes,
 } from '../../../src/input/actions.js';
 import type { Modifier } from '../../../src/input/keys.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 
 const parse = (wire: WireAction, index = 0) => parseAction(wire, actionAt(index));
 const NO_MODS = { ctrl: false, alt: false, shift: false };

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeMouse, type MouseModes, type MouseReport } from '../../../src/input/encode-mouse.js';
-import type { MouseEncoding, MouseTracking } from '../../../src/modes.js';
+import type { MouseEncoding, MouseTracking } from '../../../src/shared/modes.js';
 
 const at = (row: number, column: number) => ({ row, column });
 const base: MouseReport = {

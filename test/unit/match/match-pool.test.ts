@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { TerminalError } from '../../../src/errors.js';
 import { MatchPool } from '../../../src/match/match-pool.js';
-import { compileQuery } from '../../../src/text-query.js';
+import { TerminalError } from '../../../src/shared/errors.js';
+import { compileQuery } from '../../../src/shared/text-query.js';
 
 const EVIL = compileQuery({ pattern: '(a+)+$' });
 const EVIL_ROW = `${'a'.repeat(40)}!`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { searchTexts } from '../../../src/match/search-texts.js';
-import { compileQuery, type TextQuery } from '../../../src/text-query.js';
+import { compileQuery, type TextQuery } from '../../../src/shared/text-query.js';
 
 const search = (query: TextQuery, texts: string[], limit = 100, withEmpty = false) =>
   searchTexts({ ...compileQuery(query), texts, limit, withEmpty }).map((h) => [

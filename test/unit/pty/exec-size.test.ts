@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { TerminalError } from '../../../src/errors.js';
 import {
   checkExecSize,
   EXEC_MARGIN_BYTES,
@@ -15,6 +14,7 @@ import {
   execLimitBytes,
   stackLimitBytes,
 } from '../../../src/pty/exec-size.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 import { envOfBytes } from '../../helpers/exec-probe.js';
 
 const KiB = 1024;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { installProbeReplies, paletteColor, x11Color } from '../../../src/screen/probe-replies.js';
 import { Screen } from '../../../src/screen/screen.js';
 import { createTerminal, type Terminal } from '../../../src/screen/xterm.js';
-import { PACKAGE } from '../../../src/version.js';
+import { PACKAGE } from '../../../src/shared/version.js';
 
 const ST = '\x1b\\';
 

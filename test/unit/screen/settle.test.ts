@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TerminalError } from '../../../src/errors.js';
 import {
   type Clock,
   PROBE_MS,
@@ -9,6 +8,7 @@ import {
   type SettleSource,
   waitForSettle,
 } from '../../../src/screen/settle.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 
 /** A clock whose time moves only when the test advances it; timers fire in due order. */
 class FakeClock implements Clock {

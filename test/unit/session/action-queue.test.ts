@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
-import { TerminalError } from '../../../src/errors.js';
 import { ActionQueue } from '../../../src/session/action-queue.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 
 interface Deferred<T> {
   readonly promise: Promise<T>;

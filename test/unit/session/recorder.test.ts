@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createLogger } from '../../../src/log.js';
 import { Recorder } from '../../../src/session/recorder.js';
+import { createLogger } from '../../../src/shared/log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-tty-recorder-'));
 const logger = createLogger('silent');

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TerminalError } from '../../../src/errors.js';
 import { SessionRegistry } from '../../../src/session/registry.js';
 import type { Session, SessionSpec } from '../../../src/session/session.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 import { PLAN } from '../../helpers/registry-world.js';
 
 interface Fake {

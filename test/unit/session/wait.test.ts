@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TerminalError } from '../../../src/errors.js';
 import type { Clock } from '../../../src/screen/settle.js';
 import { INPUT_QUIET_MS } from '../../../src/session/early-stop.js';
 import {
@@ -16,6 +15,7 @@ import {
   type WaitSource,
   waitUntil,
 } from '../../../src/session/wait.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 
 /** Lets every pending promise callback run. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { TerminalError } from '../../../src/errors.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 import { invalidArguments, reservedKeysError } from '../../../src/tools/invalid-arguments.js';
 
 function paths(args: unknown): string[] | undefined {

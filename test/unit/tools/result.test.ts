@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TerminalError } from '../../../src/errors.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 import { errorResult, guardResultSize } from '../../../src/tools/result.js';
 import { snapshotOf } from '../../helpers/fakes.js';
 

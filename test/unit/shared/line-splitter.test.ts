@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { EDGE_BYTES, type LineEvent, LineSplitter } from '../../src/line-splitter.js';
+import { EDGE_BYTES, type LineEvent, LineSplitter } from '../../../src/shared/line-splitter.js';
 
 function split(chunks: (string | Buffer)[], maxLineBytes: number): LineEvent[] {
   const splitter = new LineSplitter(maxLineBytes);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatDuration } from '../../src/duration.js';
+import { formatDuration } from '../../../src/shared/duration.js';
 
 describe('formatDuration', () => {
   it('writes ms, tenths of a second, seconds, minutes or hours, never rounding up', () => {

@@ -4,10 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Snapshot, type Style, snapshotSchemas } from '../../../src/contract/snapshot.js';
-import { extractScreen, type ScreenGrid } from '../../../src/screen/grid.js';
-import type { Style as ScreenStyle } from '../../../src/screen/style.js';
-import { createTerminal } from '../../../src/screen/xterm.js';
+import { extractScreen, type ScreenGrid } from '../../../../src/screen/grid.js';
+import type { Style as ScreenStyle } from '../../../../src/screen/style.js';
+import { createTerminal } from '../../../../src/screen/xterm.js';
+import {
+  type Snapshot,
+  type Style,
+  snapshotSchemas,
+} from '../../../../src/shared/contract/snapshot.js';
 
 type SameKeys<A, B> = [keyof A] extends [keyof B]
   ? [keyof B] extends [keyof A]

@@ -7,10 +7,10 @@ interface PackageJson {
 }
 
 function readPackageJson(): PackageJson {
-  // dist/version.js in the package; build/src/version.js when compiled with the tests.
+  // dist/main.js (bundled) in the package; build/src/shared/version.js when compiled with the tests.
   const url = new URL('../package.json', import.meta.url);
   const text = readFileSync(
-    existsSync(url) ? url : new URL('../../package.json', import.meta.url),
+    existsSync(url) ? url : new URL('../../../package.json', import.meta.url),
     'utf8',
   );
   const parsed = JSON.parse(text) as Partial<PackageJson>;

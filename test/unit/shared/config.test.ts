@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { type Config, DEFAULT_CONFIG, loadConfig, OPTIONS } from '../../src/config.js';
-import { TerminalError } from '../../src/errors.js';
+import { type Config, DEFAULT_CONFIG, loadConfig, OPTIONS } from '../../../src/shared/config.js';
+import { TerminalError } from '../../../src/shared/errors.js';
 
 describe('loadConfig', () => {
   it('returns the defaults, frozen, when nothing is given', () => {

@@ -1,5 +1,5 @@
 /**
- * The error codes are one list in three places: ERROR_CODES in src/errors.ts, one row each in
+ * The error codes are one list in three places: ERROR_CODES in src/shared/errors.ts, one row each in
  * spec/errors.md, and the `error.code` enum of every tool's output schema in
  * spec/tools.schema.json. A code added to one place only fails here.
  */
@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ERROR_CODES } from '../../src/errors.js';
-import { adviseUnknownKey } from '../../src/input/key-advice.js';
-import { MOUSE_NOT_ENABLED_ADVICE } from '../../src/session/run-batch.js';
-import { errorRow, errorRows } from '../helpers/error-spec.js';
-import { ROOT } from '../helpers/paths.js';
+import { adviseUnknownKey } from '../../../src/input/key-advice.js';
+import { MOUSE_NOT_ENABLED_ADVICE } from '../../../src/session/run-batch.js';
+import { ERROR_CODES } from '../../../src/shared/errors.js';
+import { errorRow, errorRows } from '../../helpers/error-spec.js';
+import { ROOT } from '../../helpers/paths.js';
 
 /** The next-step cell of a code's row in spec/errors.md, backquotes removed. */
 function nextStep(code: string): string {
@@ -51,7 +51,7 @@ describe('error codes', () => {
     assert.deepEqual(
       [...documented].sort(),
       [...ERROR_CODES].sort(),
-      'codes in spec/errors.md versus ERROR_CODES in src/errors.ts',
+      'codes in spec/errors.md versus ERROR_CODES in src/shared/errors.ts',
     );
   });
 
