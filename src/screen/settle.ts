@@ -158,18 +158,17 @@ export function waitForSettle(
         if (!options.strictDeadline) deadline = Math.max(deadline, now + options.timeoutMs);
       }
       const quietFor = now - lastChange;
-      if (!busy && quietFor >= options.quietMs) return finish(true, 'quiet');
-      if (
-        probing &&
-        !busy &&
-        !confirming &&
-        quietFor >= (options.inputGraceMs as number) &&
-        source.isWaitingForInput?.()
-      ) {
-        confirmInput();
-      }
+      const graceOver = probing && !busy && quietFor >= (options.inputGraceMs as number);
+      const waiting = graceOver && !confirming && source.isWaitingForInput?.() === true;
+      // A program that waits for input has written all it drew, but the output may still be on
+      // its way (a loaded machine can take a second to read it): while it waits, quiet counts
+      // only once a barrier has shown nothing is, and that settles it as an input wait.
+      const quietOver = !busy && quietFor >= options.quietMs;
+      const held = confirming || (waiting && source.confirmInputWait !== undefined);
+      if (quietOver && !held) return finish(true, 'quiet');
+      if (waiting) confirmInput();
       if (now >= deadline) return finish(false, 'timeout');
-      let next = busy ? now + SAMPLE_MS : lastChange + options.quietMs;
+      let next = busy ? now + SAMPLE_MS : quietOver ? now + PROBE_MS : lastChange + options.quietMs;
       if (probing && !busy) {
         next = Math.min(
           next,

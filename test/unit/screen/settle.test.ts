@@ -292,4 +292,34 @@ describe('waitForSettle', () => {
     await advance(0);
     assert.equal(result()?.reason, 'input');
   });
+
+  it('holds the quiet verdict while a program that waits has output on its way', async () => {
+    // A loaded machine: the program drew, then waits; its output reaches the screen only when
+    // the barrier brings it, 400 ms later, long after the quiet interval.
+    const confirms: ((ok: boolean) => void)[] = [];
+    const { source, result, advance } = observe({ quietMs: 250, inputGraceMs: 20 }, (s) => {
+      s.isWaitingForInput = () => true;
+      s.confirmInputWait = () => new Promise((resolve) => confirms.push(resolve));
+    });
+    await advance(400);
+    assert.equal(result(), undefined, 'a blank screen is not called settled');
+    assert.equal(confirms.length, 1, 'one confirmation at a time');
+    source.output('screen-1');
+    confirms[0]?.(true);
+    await advance(0);
+    assert.equal(result(), undefined, 'the confirmation saw output arrive');
+    await advance(20);
+    confirms[1]?.(true);
+    await advance(0);
+    assert.equal(result()?.reason, 'input', 'settled on the drawn screen');
+  });
+
+  it('settles on quiet as before when the program does not wait for input', async () => {
+    const { result, advance } = observe({ quietMs: 250, inputGraceMs: 20 }, (s) => {
+      s.isWaitingForInput = () => false;
+      s.confirmInputWait = () => new Promise(() => {});
+    });
+    await advance(250);
+    assert.equal(result()?.reason, 'quiet');
+  });
 });
