@@ -11,7 +11,7 @@
 //        prompts: the shell and prompt files of e2e, one at a time;
 //        heavy: the end-to-end files too long for npm test's budget, one at a time)
 //        AGENT_TTY_TEST_SERIAL=1 runs every file one at a time.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
@@ -89,13 +89,56 @@ const groups = [
   { concurrency: 1, files: files.filter(isSolo) },
 ].filter((g) => g.files.length > 0);
 
+/**
+ * Runs one group, passing its TAP output through, and returns its exit status with the tests
+ * that failed (their names under their suites), so the end of a long log still says which.
+ */
+function runGroup(concurrency, group) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--test', `--test-concurrency=${concurrency}`, ...group],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: heavy ? { ...process.env, AGENT_TTY_TEST_HEAVY: '1' } : process.env,
+      },
+    );
+    const failed = [];
+    const names = [];
+    let rest = '';
+    const scan = (line) => {
+      const subtest = /^( *)# Subtest: (.*)$/.exec(line);
+      if (subtest) names[subtest[1].length / 4] = subtest[2];
+      const notOk = /^( *)not ok \d+ - (.*?)( # .*)?$/.exec(line);
+      if (notOk) {
+        const depth = notOk[1].length / 4;
+        const path = [...names.slice(0, depth), notOk[2]].join(' > ');
+        // A suite fails when one of its tests does: name the tests only.
+        if (!failed.some((f) => f.startsWith(`${path} > `))) failed.push(path);
+      }
+    };
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const lines = (rest + chunk.toString('utf8')).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) scan(line);
+    });
+    child.on('close', (code, signal) => {
+      scan(rest);
+      resolve({ status: code ?? (signal ? 1 : 0), failed });
+    });
+  });
+}
+
 let status = 0;
+const failed = [];
 for (const { concurrency, files: group } of groups) {
-  const result = spawnSync(
-    process.execPath,
-    ['--test', `--test-concurrency=${concurrency}`, ...group],
-    { stdio: 'inherit', env: heavy ? { ...process.env, AGENT_TTY_TEST_HEAVY: '1' } : process.env },
-  );
-  if (result.status !== 0) status = result.status ?? 1;
+  const result = await runGroup(concurrency, group);
+  if (result.status !== 0) status = result.status;
+  failed.push(...result.failed);
+}
+if (failed.length > 0) {
+  console.log(`\n# ${failed.length} failed:`);
+  for (const name of failed) console.log(`#   ${name}`);
 }
 process.exit(status);
