@@ -319,7 +319,7 @@ export class AttachServer {
           status: info.status,
           cols: info.cols,
           rows: info.rows,
-          quietMs: session.quietMs,
+          quietMs: session.screen.quietMs(),
           watchers: session.presence.watchers,
         },
       ];

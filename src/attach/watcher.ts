@@ -74,7 +74,7 @@ export class Watcher {
       this._toldReadOnly = true;
       return;
     }
-    if (this._session.sendFromPerson(Buffer.from(data, 'utf8'))) {
+    if (this._session.input.fromPerson(Buffer.from(data, 'utf8'))) {
       this._toldBacklog = false;
     } else if (
       !this._toldBacklog &&
@@ -119,15 +119,15 @@ export class Watcher {
     }
     const started = performance.now();
     this._lastFrameAt = started;
-    const cursor = session.cursor();
-    const tooSmall = this._cols < session.cols || this._rows < session.rows;
+    const cursor = session.screen.cursor();
+    const tooSmall = this._cols < session.screen.cols || this._rows < session.screen.rows;
     const { data, state } = composeFrame(
       {
-        cols: session.cols,
-        rows: session.rows,
-        rowSequences: tooSmall ? [] : session.serializeRows(),
+        cols: session.screen.cols,
+        rows: session.screen.rows,
+        rowSequences: tooSmall ? [] : session.screen.serializeRows(),
         cursor,
-        modes: session.modes(),
+        modes: session.screen.modes(),
         ...(tooSmall ? { cursorLine: this._cursorLine(cursor) } : {}),
       },
       {
@@ -165,7 +165,10 @@ export class Watcher {
     firstColumn: number;
   } {
     const firstColumn = Math.max(0, cursor.column - this._cols + 1);
-    return { text: this._session.drawnText(cursor.row, firstColumn, this._cols), firstColumn };
+    return {
+      text: this._session.screen.drawnText(cursor.row, firstColumn, this._cols),
+      firstColumn,
+    };
   }
 
   private _status(): string {
@@ -174,7 +177,7 @@ export class Watcher {
     const parts = [
       'agent-tty',
       s.id,
-      `${s.cols}x${s.rows}`,
+      `${s.screen.cols}x${s.screen.rows}`,
       ...(this._readOnly ? ['read-only'] : []),
       DETACH_HINT,
       // The agent's command, shown, never sent: its controls cannot reach the person's terminal.
@@ -217,7 +220,7 @@ export class Watcher {
 
 /** The screen's rows as text, without the blank rows at the bottom. */
 function lastRows(session: Session): string[] {
-  const rows = session.rowTexts().map((r) => r.text);
+  const rows = session.screen.rowTexts().map((r) => r.text);
   while (rows.length > 0 && rows[rows.length - 1]?.trim() === '') rows.pop();
   return rows;
 }

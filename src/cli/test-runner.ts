@@ -190,7 +190,7 @@ async function expectation(
   step: Extract<Step, { kind: 'expect' }>,
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  const rows = session.rowTexts();
+  const rows = session.screen.rowTexts();
   const candidates = step.row === undefined ? rows : rows.slice(step.row - 1, step.row);
   // With a column, every match is a candidate: at most one per position.
   const limit =

@@ -79,6 +79,39 @@ const LOW_WATER_BYTES = 1024 * 1024;
 /** Most output bytes one turn of parsing takes from one screen (parse-turns.ts). */
 const PIECE_BYTES = 32 * 1024;
 
+/**
+ * What a session lets others read of its screen: everything but feeding it output, resizing it,
+ * listening to it and disposing it.
+ */
+export type ScreenReader = Pick<
+  Screen,
+  | 'cols'
+  | 'rows'
+  | 'title'
+  | 'commandMarks'
+  | 'commandMarkSeq'
+  | 'historyTotal'
+  | 'parseCount'
+  | 'lastParsedAt'
+  | 'pendingBytes'
+  | 'quietMs'
+  | 'whenParsed'
+  | 'grid'
+  | 'history'
+  | 'rowTexts'
+  | 'region'
+  | 'cursor'
+  | 'cursorLine'
+  | 'serializeRows'
+  | 'drawnText'
+  | 'historySince'
+  | 'historyBytes'
+  | 'transcriptStats'
+  | 'fingerprint'
+  | 'modes'
+  | 'isSynchronizedUpdate'
+>;
+
 export class Screen {
   private readonly _term: Terminal;
   private readonly _modes: ModeTracker;
@@ -106,6 +139,8 @@ export class Screen {
   private readonly _listeners = new Set<() => void>();
   private readonly _marks = new CommandMarkLog();
   private _disposed = false;
+  private _resizes = 0;
+  private _rowsCache: { key: string; rows: readonly string[] } | undefined;
 
   constructor(private readonly _options: ScreenOptions) {
     this._now = _options.now ?? (() => performance.now());
@@ -282,6 +317,7 @@ export class Screen {
     // A narrowing is planned at the new height (history-tap.ts): the height changes first.
     if (cols < this._term.cols && rows !== this._term.rows) this._resizeOnce(this._term.cols, rows);
     this._resizeOnce(cols, rows);
+    this._resizes++;
     this._resizedAt = this._now();
     this._notify();
   }
@@ -328,17 +364,25 @@ export class Screen {
   }
 
   /** The cursor on the active buffer's screen, 0-based, its column within the screen. */
-  cursorPosition(): { row: number; column: number } {
+  cursor(): { row: number; column: number; visible: boolean } {
     const buffer = this._term.buffer.active;
-    return { row: buffer.cursorY, column: Math.min(buffer.cursorX, this._term.cols - 1) };
+    const column = Math.min(buffer.cursorX, this._term.cols - 1);
+    return { row: buffer.cursorY, column, visible: this._modes.modes().cursorVisible };
   }
 
   /**
    * Each screen row as the escape sequences that draw it from the default style at its first
-   * column (row-drawing.ts): what a person watching the session is shown.
+   * column (row-drawing.ts): what a person watching the session is shown. Kept until the screen
+   * next changes (output parsed, a resize), so several watchers share one.
    */
-  serializeRows(): string[] {
+  serializeRows(): readonly string[] {
     if (this._disposed) return [];
+    const key = `${this._parseCount}:${this._resizes}`;
+    if (this._rowsCache?.key !== key) this._rowsCache = { key, rows: this._drawRows() };
+    return this._rowsCache.rows;
+  }
+
+  private _drawRows(): string[] {
     const buffer = this._term.buffer.active;
     const cols = this._term.cols;
     const cell = buffer.getNullCell();

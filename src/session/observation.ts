@@ -6,7 +6,10 @@
  */
 
 import type { ActionAt } from '../input/actions.js';
+import { type SettleResult, waitForSettle } from '../screen/settle.js';
+import type { Snapshot } from '../shared/contract/snapshot.js';
 import { TerminalError } from '../shared/errors.js';
+import type { Session } from './session.js';
 
 /** The configured defaults (a Config satisfies this). */
 export interface ObserveDefaults {
@@ -74,4 +77,36 @@ export function checkSettleTiming(
       : `${prefix}settleTimeoutMs (${settleTimeoutMs}) must be at least settleMs (${settleMs})`,
     { ...(at === undefined ? {} : { actionIndex: at.index }), settleMs, settleTimeoutMs },
   );
+}
+
+/**
+ * Waits until the session's screen settles (screen/settle.ts); within the start-up window, quiet
+ * counts only once the program is ready. SESSION_CLOSED when the session closes meanwhile.
+ */
+export async function settleSession(
+  session: Session,
+  options: ObserveOptions,
+): Promise<SettleResult> {
+  session.assertOpen();
+  const startupLeftMs = session.readiness.startupLeftMs();
+  const result = await waitForSettle(session, {
+    ...options,
+    inputGraceMs: session.detectsInputWait ? options.inputGraceMs : undefined,
+    readyTimeoutMs: options.awaitReady && startupLeftMs > 0 ? startupLeftMs : undefined,
+  });
+  session.assertOpen();
+  // Not ready, but with text on the screen (a profile printing, a program redrawing): the
+  // screen was still changing or not yet settled, not empty.
+  const reason = result.reason === 'starting' && session.hasText() ? 'timeout' : result.reason;
+  return { ...result, reason, elapsedMs: Math.round(result.elapsedMs) };
+}
+
+/** Waits for settlement, then captures a snapshot. */
+export async function observeSession(
+  session: Session,
+  options: ObserveOptions,
+  scrollbackLines = 0,
+): Promise<Snapshot> {
+  const result = await settleSession(session, options);
+  return session.snapshot(result.reason, scrollbackLines);
 }

@@ -14,6 +14,7 @@ import {
   checkSettleTiming,
   type ObserveDefaults,
   observeOptions,
+  observeSession,
   type SettleRequest,
 } from './observation.js';
 import type { Session, Snapshot } from './session.js';
@@ -65,20 +66,22 @@ export async function readSession(
   }
   const query = find ? compileQuery(find, 'find.pattern') : undefined;
   try {
-    const snapshot = await session.observe(
+    const snapshot = await observeSession(
+      session,
+
       observeOptions(options.defaults, request, options.signal),
       request.scrollbackLines ?? 0,
     );
     if (request.historySince !== undefined) addHistory(snapshot, session, request.historySince);
     if (request.region) addRegion(snapshot, session, request.region);
     if (query) {
-      const { matches, truncated } = await findInTerminal(session.rowTexts(), query, {
+      const { matches, truncated } = await findInTerminal(session.screen.rowTexts(), query, {
         limit: MAX_MATCHES,
         signal: options.signal,
         historyAfter: find?.history,
         historyTotal: snapshot.historyTotal,
         readHistory: (since, maxLines, maxBytes, end) =>
-          session.historyBytes(since, maxLines, maxBytes, end),
+          session.screen.historyBytes(since, maxLines, maxBytes, end),
       });
       snapshot.matches = matches;
       if (truncated) snapshot.matchesTruncated = true;
@@ -99,7 +102,7 @@ export async function resizeSession(
   try {
     session.assertRunning();
     await session.queue.run(() => session.resize(request.cols, request.rows), options.signal);
-    return await session.observe(observeOptions(options.defaults, request, options.signal));
+    return await observeSession(session, observeOptions(options.defaults, request, options.signal));
   } catch (err) {
     throw withLatestScreen(err, session, 'terminal_resize');
   }
@@ -107,7 +110,11 @@ export async function resizeSession(
 
 /** The page of history after line `since` (at most 2000 lines and 1 MiB), and where to go on. */
 export function addHistory(snapshot: Snapshot, session: Session, since: number): void {
-  const slice = session.historySince(since, LIMITS.maxScrollbackRequest);
+  const slice = session.screen.historySince(
+    since,
+    LIMITS.maxScrollbackRequest,
+    LIMITS.maxHistoryPageBytes,
+  );
   const end = slice.since + slice.lines.length;
   snapshot.history = end < slice.total ? { ...slice, nextSince: end } : slice;
 }
@@ -127,6 +134,6 @@ function addRegion(snapshot: Snapshot, session: Session, region: Region): void {
     column: region.column,
     rows,
     cols,
-    lines: session.region(region.row, region.column, rows, cols),
+    lines: session.screen.region(region.row, region.column, rows, cols),
   };
 }

@@ -42,6 +42,26 @@ export class Recorder {
   }
 
   /**
+   * A session's recording in `dir`, or why there is none although one was asked for: the
+   * session then runs unrecorded, its results say so instead of naming a path, and it is logged.
+   */
+  static open(
+    dir: string,
+    sessionId: string,
+    header: RecordingHeader,
+    logger: Logger,
+    secret?: string,
+  ): { recorder?: Recorder; error?: string } {
+    try {
+      return { recorder: Recorder.start(dir, sessionId, header, logger, secret) };
+    } catch (err) {
+      const error = (err as Error).message;
+      logger.warn(`session ${sessionId} is not recorded: ${error}`);
+      return { error };
+    }
+  }
+
+  /**
    * Starts a recording in `dir` (created 0700 when missing) as a new 0600 file, open when this
    * returns; throws, naming the directory and the errno, when it cannot be created.
    */

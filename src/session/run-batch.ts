@@ -19,7 +19,7 @@ import type { MouseTracking, TerminalModes } from '../screen/terminal-modes.js';
 import type { WaitReport } from '../shared/contract/progress.js';
 import { type TerminalError, throwIfAborted, toTerminalError } from '../shared/errors.js';
 import { sendsSignalCharacter, whenReadingAgain } from './after-interrupt.js';
-import { type ObserveDefaults, observeOptions } from './observation.js';
+import { type ObserveDefaults, observeOptions, settleSession } from './observation.js';
 import { notReadyError } from './readiness.js';
 import type { Session } from './session.js';
 import { sleep } from './sleep.js';
@@ -68,7 +68,7 @@ function checkActions(
   actions: readonly Action[],
   at: (index: number) => ActionAt,
 ): void {
-  const modes = session.modes();
+  const modes = session.screen.modes();
   actions.forEach((action, index) => {
     if (action.type === 'expect' && action.condition.kind === 'command') {
       if (!session.hasCommandMarks) throw noCommandMarksError(at(index));
@@ -76,12 +76,12 @@ function checkActions(
       const encoded = encodeKey(action.press, modes);
       if (!encoded.ok) throw actionError(at(index), encoded.reason, 'INVALID_KEY');
     } else if (action.type === 'mouse') {
-      if (action.row > session.rows || action.column > session.cols) {
+      if (action.row > session.screen.rows || action.column > session.screen.cols) {
         throw actionError(
           at(index),
-          `cell (row ${action.row}, column ${action.column}) is outside the ${session.cols}x${session.rows} screen; use a row from 1 to ${session.rows} and a column from 1 to ${session.cols}`,
+          `cell (row ${action.row}, column ${action.column}) is outside the ${session.screen.cols}x${session.screen.rows} screen; use a row from 1 to ${session.screen.rows} and a column from 1 to ${session.screen.cols}`,
           'OUT_OF_BOUNDS',
-          { cols: session.cols, rows: session.rows },
+          { cols: session.screen.cols, rows: session.screen.rows },
         );
       }
       for (const report of mouseReports(action, modes.mouseTracking)) {
@@ -106,11 +106,11 @@ export async function runBatch(
     // Again now that it runs: a batch queued behind others (or a resize) meets the modes and
     // size they left, and must still send nothing when a key or click no longer fits them.
     // (A program that has exited meanwhile is met action by action: an exit wait still passes.)
-    if (session.pendingBytes > 0) await session.whenParsed();
+    if (session.pendingBytes > 0) await session.screen.whenParsed();
     if (session.status === 'running') checkActions(session, actions, options.at ?? actionAt);
     const payload = payloadBytes(actions);
-    session.assertInputRoom(payload);
-    session.claimInputRoom(payload);
+    session.input.assertRoom(payload);
+    session.input.claim(payload);
   } catch (err) {
     throw failedBeforeSending(err).withPartial(progressFields(progress));
   }
@@ -124,8 +124,8 @@ export async function runBatch(
       const action = actions[i] as Action;
       // A person's keystrokes wait while a run of sending actions goes out, and reach the
       // program at each of the batch's waits (they may be the answer it waits for) and at its end.
-      if (PAUSES.has(action.type)) session.endAgentRun();
-      else session.beginAgentRun();
+      if (PAUSES.has(action.type)) session.input.endAgentRun();
+      else session.input.beginAgentRun();
       try {
         throwIfAborted(options.signal);
         if (!PAUSES.has(action.type)) {
@@ -148,8 +148,8 @@ export async function runBatch(
       }
     }
   } finally {
-    session.releaseInputRoom();
-    session.endAgentRun();
+    session.input.release();
+    session.input.endAgentRun();
   }
   return progress;
 }
@@ -225,7 +225,10 @@ async function runAction(
       await sleep(action.durationMs, options.signal);
       return undefined;
     case 'observe': {
-      const result = await session.settle(observeOptions(options.defaults, action, options.signal));
+      const result = await settleSession(
+        session,
+        observeOptions(options.defaults, action, options.signal),
+      );
       progress.waits.push({
         actionIndex: index,
         reason: result.reason,
@@ -242,7 +245,7 @@ async function runAction(
         onProgress:
           options.onProgress && ((e, t) => options.onProgress?.(e, t, `waiting for ${what}`)),
       });
-      const subject = conditionSubject(action.condition, session.commandMarkSeq > 0);
+      const subject = conditionSubject(action.condition, session.screen.commandMarkSeq > 0);
       const failed = waitOutcomeError(outcome, subject, action.timeoutMs);
       if (failed) throw failed;
       progress.waits.push({
@@ -262,9 +265,9 @@ async function runAction(
 /** The modes after parsing what has arrived, so an encoding follows the program's latest request. */
 async function currentModes(session: Session): Promise<TerminalModes> {
   session.assertRunning();
-  if (session.pendingBytes > 0) await session.whenParsed();
+  if (session.pendingBytes > 0) await session.screen.whenParsed();
   session.assertRunning();
-  return session.modes();
+  return session.screen.modes();
 }
 
 /** The reports a mouse action makes; a click is a press and a release, only a press in X10. */

@@ -22,6 +22,7 @@ import {
   checkSettleTiming,
   type ObserveDefaults,
   observeOptions,
+  observeSession,
   type SettleRequest,
 } from './observation.js';
 import {
@@ -61,7 +62,9 @@ export async function runInput(
 ): Promise<{ readonly progress: BatchProgress; readonly snapshot: Snapshot }> {
   const progress = await queueInput(session, request, options);
   try {
-    const snapshot = await session.observe(
+    const snapshot = await observeSession(
+      session,
+
       observeOptions(options.defaults, request, options.signal),
     );
     return { progress, snapshot };

@@ -13,6 +13,7 @@ import {
   checkSettleTiming,
   type ObserveDefaults,
   observeOptions,
+  observeSession,
   type SettleRequest,
 } from './observation.js';
 import type { SessionRegistry } from './registry.js';
@@ -93,12 +94,14 @@ export async function runStart(
   try {
     if (request.waitForExit) {
       ending = await runToExit(session, request, options);
-      await session.whenParsed();
+      await session.screen.whenParsed();
       // An input stop was confirmed by an output barrier on a quiet screen: that is settled.
       const observed = ending === 'timeout' ? 'none' : ending === 'input' ? 'input' : 'exited';
       snapshot = session.snapshot(observed, scrollbackLines);
     } else {
-      snapshot = await session.observe(
+      snapshot = await observeSession(
+        session,
+
         observeOptions(options.defaults, request, options.signal),
         scrollbackLines,
       );

@@ -9,6 +9,7 @@ import type { ExpectCondition } from '../input/actions.js';
 import { sharedMatchPool } from '../match/match-pool.js';
 import { commandState, findFinishedCommand, type UnknownExit } from '../screen/command-marks.js';
 import { type Match, placeMatches } from '../screen/find.js';
+import type { ScreenReader } from '../screen/screen.js';
 import { LIMITS } from '../shared/config.js';
 import { findInHistory } from './find.js';
 import type { Session } from './session.js';
@@ -40,9 +41,9 @@ const UNKNOWN_EXIT: Record<UnknownExit, string> = {
  * when none runs and no input has been sent since the last one finished, that one, at once.
  */
 export function commandAnchor(session: Session): number {
-  const { running, last } = commandState(session.commandMarks);
+  const { running, last } = commandState(session.screen.commandMarks);
   if (!running && last && last.endSeq > session.inputMarkSeq) return last.endSeq - 1;
-  return session.commandMarkSeq;
+  return session.screen.commandMarkSeq;
 }
 
 /**
@@ -51,10 +52,10 @@ export function commandAnchor(session: Session): number {
  * conditions can be put beside it.
  */
 export function commandOutcome(
-  session: Pick<Session, 'commandMarks' | 'status' | 'cursorLine'>,
+  session: Pick<Session, 'status'> & { screen: Pick<ScreenReader, 'commandMarks' | 'cursorLine'> },
   afterSeq: number,
 ): Omit<WaitOutcome, 'elapsedMs'> | undefined {
-  const done = findFinishedCommand(session.commandMarks, afterSeq);
+  const done = findFinishedCommand(session.screen.commandMarks, afterSeq);
   if (done) {
     return {
       reason: 'finished',
@@ -68,9 +69,9 @@ export function commandOutcome(
     };
   }
   if (session.status !== 'exited') return undefined;
-  const { runningFrom } = commandState(session.commandMarks);
+  const { runningFrom } = commandState(session.screen.commandMarks);
   if (runningFrom === undefined) return { reason: 'exited' };
-  const cursor = session.cursorLine();
+  const cursor = session.screen.cursorLine();
   const toLine = cursor.column > 1 ? cursor.line : cursor.line - 1;
   return {
     reason: 'exited',
@@ -90,7 +91,7 @@ export async function evaluate(
 ): Promise<Omit<WaitOutcome, 'elapsedMs'> | undefined> {
   if (condition.kind === 'exit' || condition.kind === 'command')
     return session.status === 'exited' ? { reason: 'exited' } : undefined;
-  const rows = session.rowTexts();
+  const rows = session.screen.rowTexts();
   const screen = rows.map((r) => r.text);
   const joined = screen.join('\n');
   const search = (texts: string[]) =>
@@ -99,7 +100,7 @@ export async function evaluate(
     const hits = await search([...screen, joined]);
     return hits.length > 0 ? undefined : { reason: 'gone' };
   }
-  const end = session.historyTotal;
+  const end = session.screen.historyTotal;
   const [inHistory] = await findInHistory(condition.query, {
     limit: 1,
     withEmpty: true,
@@ -107,7 +108,7 @@ export async function evaluate(
     after: searched.line,
     end,
     readHistory: (since, maxLines, maxBytes, to) =>
-      session.historyBytes(since, maxLines, maxBytes, to),
+      session.screen.historyBytes(since, maxLines, maxBytes, to),
     batchLines: HISTORY_PAGE_LINES,
     batchBytes: LIMITS.maxHistoryPageBytes,
   });

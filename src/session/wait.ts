@@ -71,8 +71,8 @@ export async function waitForCondition(
   const what = describeCondition(condition);
   if (condition.kind === 'command') {
     // The command is placed among the marks that have arrived so far.
-    await session.whenParsed();
-    if (!session.hasSentInput && !commandState(session.commandMarks).running) {
+    await session.screen.whenParsed();
+    if (!session.hasSentInput && !commandState(session.screen.commandMarks).running) {
       throw noCommandError();
     }
     const after = commandAnchor(session);
@@ -80,7 +80,7 @@ export async function waitForCondition(
     return waitUntil(session, check, { ...options, what }, clock);
   }
   // History lines already searched: each line that scrolls off is searched once.
-  const searched = { line: session.historyTotal };
+  const searched = { line: session.screen.historyTotal };
   const check: WaitCheck = (signal) => evaluate(session, condition, searched, signal);
   return waitUntil(session, check, { ...options, what }, clock);
 }

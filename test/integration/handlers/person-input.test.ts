@@ -27,17 +27,17 @@ describe("a person's input during the agent's batch", () => {
       await s.call('terminal_start', { command: 'cat', ...SH, cols: 30, rows: 4 })
     ).data as { sessionId: string };
     const session = s.registry.get(sessionId);
-    session.beginAgentRun();
-    assert.equal(session.sendFromPerson(Buffer.from('one ')), true);
-    assert.equal(session.sendFromPerson(Buffer.from('two')), true);
+    session.input.beginAgentRun();
+    assert.equal(session.input.fromPerson(Buffer.from('one ')), true);
+    assert.equal(session.input.fromPerson(Buffer.from('two')), true);
     await sleep(200);
     const held = await s.call('terminal_snapshot', { sessionId, settleMs: 0 });
     assert.equal(held.data.snapshot?.screen[0] ?? '', '', 'nothing reached the program yet');
-    session.endAgentRun();
+    session.input.endAgentRun();
     const shown = await s.waitFor(sessionId, (x) => x.screen[0] === 'one two');
     assert.equal(shown.screen[0], 'one two');
     // Outside a run it goes through at once.
-    assert.equal(session.sendFromPerson(Buffer.from('!')), true);
+    assert.equal(session.input.fromPerson(Buffer.from('!')), true);
     await s.waitFor(sessionId, (x) => x.screen[0] === 'one two!');
     await s.call('terminal_close', { sessionId });
   });
@@ -50,16 +50,16 @@ describe("a person's input during the agent's batch", () => {
         .data as { sessionId: string };
       const session = s.registry.get(sessionId);
       const limit = LIMITS.maxPendingInputBytes;
-      session.claimInputRoom(limit - 10);
-      assert.equal(session.sendFromPerson(Buffer.alloc(11, 'c')), false, 'the claim is kept');
-      session.releaseInputRoom();
-      session.beginAgentRun();
-      assert.equal(session.sendFromPerson(Buffer.alloc(limit - 1, 'x')), true);
-      assert.equal(session.sendFromPerson(Buffer.from('y')), true, 'up to the limit');
-      assert.equal(session.sendFromPerson(Buffer.from('z')), false, 'one byte past it');
+      session.input.claim(limit - 10);
+      assert.equal(session.input.fromPerson(Buffer.alloc(11, 'c')), false, 'the claim is kept');
+      session.input.release();
+      session.input.beginAgentRun();
+      assert.equal(session.input.fromPerson(Buffer.alloc(limit - 1, 'x')), true);
+      assert.equal(session.input.fromPerson(Buffer.from('y')), true, 'up to the limit');
+      assert.equal(session.input.fromPerson(Buffer.from('z')), false, 'one byte past it');
       // Ended while held: the close discards it, and the end of the run sends nothing.
       await s.call('terminal_close', { sessionId });
-      session.endAgentRun();
+      session.input.endAgentRun();
     },
   );
 });
