@@ -68,7 +68,7 @@ async function ptyCheck(env: DoctorDeps['env']): Promise<CheckResult> {
     fix: PTY_FIX,
   });
   let output = '';
-  let handle: import('../pty/spawn.js').PtyHandle | undefined;
+  let handle: import('../pty/pty-handle.js').PtyHandle | undefined;
   try {
     const exit = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => resolve('timeout'), PROBE_TIMEOUT_MS);

@@ -6,7 +6,7 @@
  * waits (barrier()) and the exit drain: after the program is gone, the exit is reported only once
  * the marker is back or the drain's deadline passed (drain-deadline.ts: counted in turns of the
  * event loop, not wall time), and node-pty's late destroy of its read stream waits for that. No
- * PTY here: the adapter (spawn.ts) feeds output in and lends the slave descriptor.
+ * PTY here: the adapter (node-pty-handle.ts) feeds output in and lends the slave descriptor.
  */
 import { DRAIN_TICK_MS, DrainDeadline } from './drain-deadline.js';
 import { createDrainMarker, type DrainMarker } from './drain-marker.js';

@@ -256,7 +256,7 @@ describe('command marks', () => {
 
   // Once intermittent: input written while the shell was running (reading the command's first
   // line) was read without the shell being scheduled out, and a probe counting times scheduled in
-  // never saw it wait; the probe now counts times it went to sleep (pty/input-wait.ts).
+  // never saw it wait; the probe now counts times it went to sleep (pty/sleep-count.ts).
   it('a command that asks midway ends a command wait early with INPUT_REQUIRED', {
     skip: needsBash,
   }, async () => {

@@ -9,7 +9,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type PtyHandle, spawnPty } from '../../src/pty/spawn.js';
+import type { PtyHandle } from '../../src/pty/pty-handle.js';
+import { spawnPty } from '../../src/pty/spawn.js';
 import { LIMITS } from '../../src/shared/config.js';
 import { sleep } from '../helpers/wait.js';
 

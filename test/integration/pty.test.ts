@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { type PtyExit, spawnPty } from '../../src/pty/spawn.js';
+import type { PtyExit } from '../../src/pty/pty-handle.js';
+import { spawnPty } from '../../src/pty/spawn.js';
 import { defaultTerminateDeps, terminateSession } from '../../src/pty/terminate.js';
 import { TerminalError } from '../../src/shared/errors.js';
 import { isAlive } from '../helpers/processes.js';
