@@ -5,6 +5,7 @@
  */
 import { DEFAULT_CONFIG, LIMITS } from '../shared/config.js';
 import { PACKAGE } from '../shared/version.js';
+import type { ChunkStore } from './chunk-store.js';
 import { type CommandMark, CommandMarkLog, parseCommandMark } from './command-marks.js';
 import { fingerprintScreen } from './fingerprint.js';
 import { extractScreen, type ScreenGrid } from './grid.js';
@@ -22,7 +23,8 @@ import { installProbeReplies } from './probe-replies.js';
 import { drawCells } from './row-drawing.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
-import { type ChunkStore, type EncodedSlice, Transcript } from './transcript.js';
+import { Transcript } from './transcript.js';
+import type { EncodedSlice } from './transcript-read.js';
 import {
   cellWidth,
   createTerminal,
