@@ -25,14 +25,9 @@ import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
 import { Transcript } from './transcript.js';
 import type { EncodedSlice } from './transcript-read.js';
-import {
-  cellWidth,
-  createTerminal,
-  flattenLongCells,
-  type IDisposable,
-  parseNextWriteNow,
-  type Terminal,
-} from './xterm.js';
+import { cellWidth, createTerminal, type IDisposable, type Terminal } from './xterm.js';
+import { flattenLongCells } from './xterm-buffers.js';
+import { parseNextWriteNow } from './xterm-terminal.js';
 
 export interface ScreenOptions {
   readonly cols: number;
