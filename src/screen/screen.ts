@@ -5,8 +5,10 @@
  */
 import { DEFAULT_CONFIG, LIMITS } from '../shared/config.js';
 import { PACKAGE } from '../shared/version.js';
+import { FLATTEN_AFTER_UNITS } from './cell-join.js';
 import type { ChunkStore } from './chunk-store.js';
 import { type CommandMark, CommandMarkLog, parseCommandMark } from './command-marks.js';
+import type { FilteredPiece } from './filter-pieces.js';
 import { fingerprintScreen } from './fingerprint.js';
 import { extractScreen, type ScreenGrid } from './grid.js';
 import { HistoryTap } from './history-tap.js';
@@ -17,7 +19,7 @@ import {
   type HistorySlice,
   type RowText,
 } from './lines.js';
-import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
+import { OutputFilter } from './output-filter.js';
 import { type ParseWork, sharedParseTurns } from './parse-turns.js';
 import { installProbeReplies } from './probe-replies.js';
 import { drawCells } from './row-drawing.js';
