@@ -13,8 +13,6 @@ import { ptyUnavailableError } from './pty-unavailable.js';
 import { ensureSpawnHelper } from './spawn-helper.js';
 import { checkSpawnable } from './spawnable.js';
 
-export type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from './pty-handle.js';
-
 /**
  * node-pty, loaded on first use rather than imported: a missing or foreign native module then
  * fails the call that needs it (SPAWN_FAILED naming the fix), never the module graph it sits in,

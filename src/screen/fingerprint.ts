@@ -5,7 +5,9 @@
  * for 200x50), else falls back to the public API.
  */
 import { cellFlags } from './style.js';
-import { isCursorHidden, rawLine, type Terminal } from './xterm.js';
+import type { Terminal } from './xterm.js';
+import { rawLine } from './xterm-buffers.js';
+import { isCursorHidden } from './xterm-terminal.js';
 
 export function fingerprintScreen(term: Terminal): string {
   const buffer = term.buffer.active;

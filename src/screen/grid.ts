@@ -8,7 +8,8 @@
 import { cellChars } from './lines.js';
 import { COLOR_MODE_MASK, cellFlags, INVISIBLE_FLAG, type Style, StyleTable } from './style.js';
 import { makeTextSafe } from './text-safety.js';
-import { type IBufferCell, isCursorHidden, type Terminal } from './xterm.js';
+import type { IBufferCell, Terminal } from './xterm.js';
+import { isCursorHidden } from './xterm-terminal.js';
 
 /** [row, startColumn, endColumn, style]: 1-based, columns inclusive; style indexes `styles`. */
 export type Span = [number, number, number, number];

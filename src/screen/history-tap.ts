@@ -10,18 +10,17 @@
 import { planNarrowing, rawNarrowingRows } from './narrowing.js';
 import { encodeRawRow, MAX_CELL_BYTES, readRowText } from './row-bytes.js';
 import type { Transcript } from './transcript.js';
+import type { IDisposable, Terminal } from './xterm.js';
 import {
-  asRawLine,
   asWritableLine,
   type BufferSet,
   bufferSet,
-  type IDisposable,
   type LineMarker,
   type NormalBuffer,
   normalBuffer,
-  onEveryScroll,
-  type Terminal,
-} from './xterm.js';
+} from './xterm-buffers.js';
+import { asRawLine } from './xterm-core.js';
+import { onEveryScroll } from './xterm-terminal.js';
 
 /** The most rows copied in one batch while output is being parsed. */
 const MAX_BATCH = 1024;

@@ -4,7 +4,7 @@
  * Every reader goes through readCells, so concealed cells, wide characters cut by an edge and
  * unsafe characters read the same everywhere.
  */
-import { MAX_CELL_UNITS } from './output-filter.js';
+import { MAX_CELL_UNITS } from './cell-join.js';
 import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
 import type { IBufferCell, IBufferLine, Terminal } from './xterm.js';
 

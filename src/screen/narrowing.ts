@@ -9,7 +9,7 @@
  * Pure.
  * @see ../../spec/tools.md (terminal_resize)
  */
-import type { CoreLine } from './xterm.js';
+import type { CoreLine } from './xterm-core.js';
 
 // xterm's cell layout (buffer/Constants.ts of the pinned @xterm/headless).
 const HAS_CONTENT_MASK = 0x3fffff;

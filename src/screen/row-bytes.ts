@@ -4,10 +4,12 @@
  * the raw cell words, writing bytes without building strings (history can scroll by millions of
  * rows); readRowText is the same through the public API, for when the internals differ.
  */
+
+import { MAX_CELL_UNITS } from './cell-join.js';
 import { readCells } from './lines.js';
-import { MAX_CELL_UNITS } from './output-filter.js';
 import { makeTextSafe, safeCodePoint, truncateCodeUnits } from './text-safety.js';
-import type { CoreLine, IBufferLine } from './xterm.js';
+import type { IBufferLine } from './xterm.js';
+import type { CoreLine } from './xterm-core.js';
 
 /** The most bytes one cell can take: MAX_CELL_UNITS UTF-16 units of 3 UTF-8 bytes each. */
 export const MAX_CELL_BYTES = MAX_CELL_UNITS * 3;

@@ -5,7 +5,10 @@
  */
 import { DEFAULT_CONFIG, LIMITS } from '../shared/config.js';
 import { PACKAGE } from '../shared/version.js';
+import { FLATTEN_AFTER_UNITS } from './cell-join.js';
+import type { ChunkStore } from './chunk-store.js';
 import { type CommandMark, CommandMarkLog, parseCommandMark } from './command-marks.js';
+import type { FilteredPiece } from './filter-pieces.js';
 import { fingerprintScreen } from './fingerprint.js';
 import { extractScreen, type ScreenGrid } from './grid.js';
 import { HistoryTap } from './history-tap.js';
@@ -16,21 +19,17 @@ import {
   type HistorySlice,
   type RowText,
 } from './lines.js';
-import { type FilteredPiece, FLATTEN_AFTER_UNITS, OutputFilter } from './output-filter.js';
+import { OutputFilter } from './output-filter.js';
 import { type ParseWork, sharedParseTurns } from './parse-turns.js';
 import { installProbeReplies } from './probe-replies.js';
 import { drawCells } from './row-drawing.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
 import { makeTextSafe, truncateCodeUnits } from './text-safety.js';
-import { type ChunkStore, type EncodedSlice, Transcript } from './transcript.js';
-import {
-  cellWidth,
-  createTerminal,
-  flattenLongCells,
-  type IDisposable,
-  parseNextWriteNow,
-  type Terminal,
-} from './xterm.js';
+import { Transcript } from './transcript.js';
+import type { EncodedSlice } from './transcript-read.js';
+import { cellWidth, createTerminal, type IDisposable, type Terminal } from './xterm.js';
+import { flattenLongCells } from './xterm-buffers.js';
+import { parseNextWriteNow } from './xterm-terminal.js';
 
 export interface ScreenOptions {
   readonly cols: number;

@@ -9,7 +9,7 @@
  */
 import type { MouseEncoding, MouseTracking, TerminalModes } from '../shared/modes.js';
 import type { IDisposable, Terminal } from './xterm.js';
-import { isCursorHidden } from './xterm.js';
+import { isCursorHidden } from './xterm-terminal.js';
 
 export type { MouseEncoding, MouseTracking, TerminalModes };
 

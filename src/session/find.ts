@@ -9,7 +9,7 @@
 import { sharedMatchPool } from '../match/match-pool.js';
 import { type LineMatch, type Match, placeLineMatches, placeMatches } from '../screen/find.js';
 import type { RowText } from '../screen/lines.js';
-import type { EncodedSlice } from '../screen/transcript.js';
+import type { EncodedSlice } from '../screen/transcript-read.js';
 import type { CompiledQuery } from '../shared/text-query.js';
 
 export interface FindOptions {

@@ -5,7 +5,7 @@
  * the transcript stays in memory), and the server's log says why.
  */
 
-import type { ChunkStore } from '../screen/transcript.js';
+import type { ChunkStore } from '../screen/chunk-store.js';
 import { DEFAULT_CONFIG } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
 import type { LaunchPlan } from './launch.js';

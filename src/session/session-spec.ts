@@ -2,7 +2,7 @@
  * What a session is made from: its spec (what to run, at what size, what to keep) and its deps
  * (how processes are spawned and ended, where its files go, what it logs).
  */
-import type { PtyEvents, PtyHandle, SpawnOptions } from '../pty/spawn.js';
+import type { PtyEvents, PtyHandle, SpawnOptions } from '../pty/pty-handle.js';
 import type { TerminateOptions, TerminateReport } from '../pty/terminate.js';
 import type { Logger } from '../shared/log.js';
 import type { LaunchPlan } from './launch.js';

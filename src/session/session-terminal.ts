@@ -6,7 +6,7 @@
  * leaves no screen behind.
  */
 
-import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/spawn.js';
+import type { PtyEvents, PtyExit, PtyHandle, SpawnOptions } from '../pty/pty-handle.js';
 import { Screen } from '../screen/screen.js';
 import type { Logger } from '../shared/log.js';
 import { Recorder } from './recorder.js';

@@ -5,7 +5,7 @@
  */
 
 import type { ForegroundProcess } from '../pty/foreground.js';
-import type { PtyExit } from '../pty/spawn.js';
+import type { PtyExit } from '../pty/pty-handle.js';
 import type { ScreenGrid } from '../screen/grid.js';
 import type { History } from '../screen/lines.js';
 import type { TerminalModes } from '../screen/terminal-modes.js';

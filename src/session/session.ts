@@ -1,4 +1,4 @@
-import type { PtyExit } from '../pty/spawn.js';
+import type { PtyExit } from '../pty/pty-handle.js';
 import type { ScreenReader } from '../screen/screen.js';
 import type { SettleSource } from '../screen/settle.js';
 import type { SessionInfo } from '../shared/contract/session-info.js';

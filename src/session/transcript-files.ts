@@ -22,7 +22,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChunkStore, StoredChunk } from '../screen/transcript.js';
+import type { ChunkStore } from '../screen/chunk-store.js';
+import type { StoredChunk } from '../screen/transcript-chunk.js';
 import { createPrivateFile } from '../shared/private-files.js';
 import { markPrivateDir } from './private-dirs.js';
 

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import {
-  type CoreLine,
-  createTerminal,
-  normalBuffer,
-  type Terminal,
-  xtermCopyCellsFrom,
-} from '../../src/screen/xterm.js';
+import { createTerminal, type Terminal } from '../../src/screen/xterm.js';
+import { normalBuffer } from '../../src/screen/xterm-buffers.js';
+import { xtermCopyCellsFrom } from '../../src/screen/xterm-cell-copy.js';
+import type { CoreLine } from '../../src/screen/xterm-core.js';
 
 /**
- * Reflow moves cells with a linear copy (screen/xterm.ts) instead of xterm's own, which also
+ * Reflow moves cells with a linear copy (screen/xterm-cell-copy.ts) instead of xterm's own, which also
  * copies every combined character of the source from the first cell on: against a model, the
  * copy moves exactly the cells asked for, with their joined marks and extended attributes.
  */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type FilteredPiece, OutputFilter } from '../../src/screen/output-filter.js';
+import type { FilteredPiece } from '../../src/screen/filter-pieces.js';
+import { OutputFilter } from '../../src/screen/output-filter.js';
 import { cellWidth, createTerminal, type Terminal } from '../../src/screen/xterm.js';
 
 /**

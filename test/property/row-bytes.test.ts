@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { encodeRawRow, MAX_CELL_BYTES, readRowText } from '../../src/screen/row-bytes.js';
-import { asRawLine, createTerminal, normalBuffer, type Terminal } from '../../src/screen/xterm.js';
+import { createTerminal, type Terminal } from '../../src/screen/xterm.js';
+import { normalBuffer } from '../../src/screen/xterm-buffers.js';
+import { asRawLine } from '../../src/screen/xterm-core.js';
 
 /**
  * History rows are kept as bytes written straight from the emulator's cell words; they must be

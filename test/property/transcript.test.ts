@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { Transcript } from '../../src/screen/transcript.js';
 import {
   CHUNK_BYTES,
   CHUNK_LINES,
   INDEX_BYTES_PER_LINE,
-  Transcript,
-} from '../../src/screen/transcript.js';
+} from '../../src/screen/transcript-chunk.js';
 import { TranscriptFiles } from '../../src/session/transcript-files.js';
 
 /**

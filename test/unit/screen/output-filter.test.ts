@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { MAX_CELL_UNITS } from '../../../src/screen/cell-join.js';
 import {
-  MAX_CELL_UNITS,
   MAX_STRING_BYTES,
   OutputFilter,
   type OutputFilterOptions,

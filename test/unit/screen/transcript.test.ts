@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Transcript } from '../../../src/screen/transcript.js';
 import {
   CHUNK_BYTES,
   CHUNK_LINES,
   INDEX_BYTES_PER_LINE,
-  Transcript,
-} from '../../../src/screen/transcript.js';
+} from '../../../src/screen/transcript-chunk.js';
 
 const ALL = Number.POSITIVE_INFINITY;
 const cost = (line: string) => Buffer.byteLength(line) + INDEX_BYTES_PER_LINE;

@@ -4,13 +4,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import {
-  CHUNK_BYTES,
-  type ChunkStore,
-  MAX_UNSTORED_BYTES,
-  type StoredChunk,
-  Transcript,
-} from '../../../src/screen/transcript.js';
+import { type ChunkStore, MAX_UNSTORED_BYTES } from '../../../src/screen/chunk-store.js';
+import { Transcript } from '../../../src/screen/transcript.js';
+import { CHUNK_BYTES, type StoredChunk } from '../../../src/screen/transcript-chunk.js';
 import {
   defaultTranscriptDir,
   MEMORY_FALLBACK_BYTES,
