@@ -53,7 +53,7 @@ const listing = (pid: number): ServerMessage => ({
   ],
 });
 
-describe('runAttachCommand', () => {
+describe('runAttachCommand', { timeout: 60_000 }, () => {
   const { dir, remove } = tempSocketDir();
   after(remove);
 

@@ -44,7 +44,7 @@ async function listenAt(path: string): Promise<Server> {
   return server;
 }
 
-describe('AttachServer', () => {
+describe('AttachServer', { timeout: 30_000 }, () => {
   const { dir, remove } = tempSocketDir();
   after(remove);
   const start = (clientName = 'claude-code') =>
@@ -65,11 +65,14 @@ describe('AttachServer', () => {
     assert.ok(lstatSync(path).isSocket());
 
     const server = await start();
-    assert.equal(server.path, path);
-    const stat = lstatSync(path);
-    assert.ok(stat.isSocket());
-    assert.equal(stat.mode & 0o777, 0o600);
-    await server.close();
+    try {
+      assert.equal(server.path, path);
+      const stat = lstatSync(path);
+      assert.ok(stat.isSocket());
+      assert.equal(stat.mode & 0o777, 0o600);
+    } finally {
+      await server.close();
+    }
     await server.close();
     assert.equal(existsSync(path), false);
   });

@@ -20,9 +20,10 @@ async function limitedServer(path: string, limit: ConnectionLimit) {
   return { server, admitted };
 }
 
-/** Everything the server sent before it closed the connection, and whether it closed. */
+/** Everything the server sent before it closed the connection (or 5 s passed). */
 function connect(path: string): { socket: Socket; result: Promise<string> } {
   const socket = createConnection(path);
+  setTimeout(() => socket.destroy(), 5000).unref();
   let text = '';
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
@@ -35,7 +36,7 @@ function connect(path: string): { socket: Socket; result: Promise<string> } {
   return { socket, result };
 }
 
-describe('ConnectionLimit', () => {
+describe('ConnectionLimit', { timeout: 60_000 }, () => {
   const { dir, remove } = tempSocketDir();
   after(remove);
 

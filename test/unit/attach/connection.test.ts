@@ -65,7 +65,7 @@ function client(path: string) {
   return { socket, lines, closed, send };
 }
 
-describe('serveConnection', () => {
+describe('serveConnection', { timeout: 60_000 }, () => {
   const { dir, remove } = tempSocketDir();
   const path = join(dir, 's.sock');
   let server: Server;

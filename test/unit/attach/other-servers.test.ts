@@ -24,7 +24,7 @@ describe('formatAttachCommand', () => {
   });
 });
 
-describe('OtherServers', () => {
+describe('OtherServers', { timeout: 60_000 }, () => {
   const { dir, remove } = tempSocketDir();
   after(remove);
 

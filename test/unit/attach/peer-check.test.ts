@@ -52,7 +52,7 @@ function release(holder: Holder): void {
   holder.child.stdout?.destroy();
 }
 
-describe('checkPeer', () => {
+describe('checkPeer', { timeout: 60_000 }, () => {
   const { dir, remove } = tempSocketDir();
   after(remove);
   const none = { dir, terminals: (): ServerTerminal[] => [] };

@@ -30,7 +30,7 @@ function runCommand(
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('runTestCommand', () => {
+describe('runTestCommand', { timeout: 60_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'test-command-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const runner = join(dir, 'run.mjs');

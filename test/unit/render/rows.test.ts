@@ -17,6 +17,10 @@ describe('formatScreenRows', () => {
     ]);
   });
 
+  it('makes two blank rows one line', () => {
+    assert.deepEqual(formatScreenRows(['a', '', '', 'b'], 4, 1), ['1│a', '2-3│ (blank)', '4│b']);
+  });
+
   it('counts rows past the end of the screen text as blank, up to rows', () => {
     assert.deepEqual(formatScreenRows(['$ '], 10, 2), [' 1│$ ', '2-10│ (blank)']);
     assert.deepEqual(formatScreenRows(['a', 'b', 'c'], 2, 1), ['1│a', '2│b']);

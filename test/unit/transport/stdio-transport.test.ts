@@ -43,7 +43,7 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const ids = (messages: readonly JSONRPCMessage[]) =>
   messages.map((m) => ('id' in m ? m.id : (m as { method: string }).method));
 
-describe('StdioTransport', () => {
+describe('StdioTransport', { timeout: 60_000 }, () => {
   it('passes requests on and answers a line that is not JSON itself', async () => {
     const t = await open();
     await t.request(1);
