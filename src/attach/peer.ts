@@ -12,7 +12,7 @@
  * @see spec/attach.md (Who may attach)
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ProcStat, readProcStat } from '../pty/proc-stat.js';
 

@@ -23,7 +23,6 @@ import {
   type TranscriptSlice,
 } from './transcript-read.js';
 
-// session/session.ts names the slice readBytes returns after this module.
 
 export class Transcript {
   private _total = 0;
