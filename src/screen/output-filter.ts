@@ -8,7 +8,7 @@
  * emulator never has to carry a partial character from one write to the next. ASCII outside
  * strings, most output, steps the state without decoding, and text between escapes is found
  * with a native search. Pure.
- * @see ../../spec/tools.md#guarantees (11)
+ * @see ../../spec/guarantees.md#guarantees (11)
  */
 import { Buffer, isAscii } from 'node:buffer';
 import {

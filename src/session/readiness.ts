@@ -8,7 +8,7 @@
  * once ready, a session stays ready. Starts wait for it (the first screen a start returns is a
  * real one), and input sent before it waits too (type-ahead a program would drop or that would
  * break a shell's start-up), for at most READY_TIMEOUT_MS from the start.
- * @see spec/tools.md (Readiness)
+ * @see spec/guarantees.md (Readiness)
  */
 import { cancelledError, TerminalError } from '../shared/errors.js';
 
