@@ -1,4 +1,4 @@
-/** The package's name and version, read once from package.json next to dist/. */
+/** The package's name and version, read once from the package's package.json. */
 import { existsSync, readFileSync } from 'node:fs';
 
 interface PackageJson {
@@ -6,14 +6,17 @@ interface PackageJson {
   version: string;
 }
 
+/**
+ * Where package.json lies from this module, nearest first: dist/main.js or a chunk under
+ * dist/chunks/ (the bundle, which puts this module wherever more than one entry point shares it),
+ * or build/src/shared/version.js (compiled with the tests).
+ */
+const CANDIDATES = ['../package.json', '../../package.json', '../../../package.json'] as const;
+
 function readPackageJson(): PackageJson {
-  // dist/main.js (bundled) in the package; build/src/shared/version.js when compiled with the tests.
-  const url = new URL('../package.json', import.meta.url);
-  const text = readFileSync(
-    existsSync(url) ? url : new URL('../../../package.json', import.meta.url),
-    'utf8',
-  );
-  const parsed = JSON.parse(text) as Partial<PackageJson>;
+  const urls = CANDIDATES.map((path) => new URL(path, import.meta.url));
+  const url = urls.find((u) => existsSync(u)) ?? (urls.at(-1) as URL);
+  const parsed = JSON.parse(readFileSync(url, 'utf8')) as Partial<PackageJson>;
   return { name: parsed.name ?? 'agent-tty', version: parsed.version ?? '0.0.0' };
 }
 
