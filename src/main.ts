@@ -7,7 +7,7 @@
 import module from 'node:module';
 import { isatty } from 'node:tty';
 import { MIN_NODE_MAJOR } from './cli/doctor.js';
-import { loadConfig, OPTIONS } from './shared/config.js';
+import { formatOptionsHelp, loadConfig } from './shared/config.js';
 import { TerminalError } from './shared/errors.js';
 import { createLogger } from './shared/log.js';
 import { PACKAGE } from './shared/version.js';
@@ -65,37 +65,8 @@ function terminalHint(): string {
   );
 }
 
-/** Longest line of --help: what an 100-column terminal shows without wrapping. */
-const HELP_WIDTH = 100;
-/** Where an option's help starts. */
-const HELP_COLUMN = 26;
-
-/** `text` in lines of at most `width` columns, each after `indent` (one long word stays whole). */
-function wrap(text: string, indent: string, width = HELP_WIDTH): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
-      lines.push(`${indent}${line}`);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  if (line !== '') lines.push(`${indent}${line}`);
-  return lines;
-}
-
+/** `agent-tty --help`: the commands, how to register the server, then the options (formatOptionsHelp). */
 function helpText(): string {
-  const indent = ' '.repeat(HELP_COLUMN);
-  const flags = OPTIONS.map((o) => {
-    const name = o.flagValue === undefined ? `${o.flag} <value>` : o.flag;
-    const [first = '', ...rest] = wrap(o.help, indent);
-    // A name too long for its column puts the help on the next line.
-    const head =
-      name.length < HELP_COLUMN - 2
-        ? `  ${name.padEnd(HELP_COLUMN - 2)}${first.slice(HELP_COLUMN)}`
-        : `  ${name}\n${first}`;
-    return [head, ...rest, `${indent}env ${o.env}`].join('\n');
-  });
   return [
     `${PACKAGE.name} ${PACKAGE.version}: an MCP server that gives AI agents a real interactive terminal.`,
     '',
@@ -109,9 +80,10 @@ function helpText(): string {
     ...REGISTER_COMMANDS.map((c) => `  ${c}`),
     '',
     'Options:',
-    '  --help, -h              show this help and exit',
-    '  --version, -v           print the version and exit',
-    ...flags,
+    formatOptionsHelp([
+      ['--help, -h', 'show this help and exit'],
+      ['--version, -v', 'print the version and exit'],
+    ]),
     '',
     'Tools: terminal_start, terminal_input, terminal_snapshot, terminal_resize, terminal_list,',
     '       terminal_close.',

@@ -15,6 +15,7 @@ import { registerResources } from './resources.js';
 import type { LaunchDefaults } from './session/launch.js';
 import type { SessionRegistry } from './session/registry.js';
 import type { Config } from './shared/config.js';
+import { formatDuration } from './shared/duration.js';
 import type { Logger } from './shared/log.js';
 import { PACKAGE } from './shared/version.js';
 import { callTool, findTool } from './tools/index.js';
@@ -48,7 +49,7 @@ export function instructions(config: Pick<Config, 'maxSessions' | 'quietMs'>): s
   return [
     'agent-tty runs programs in real terminals so you can use interactive and full-screen programs.',
     'terminal_start runs a command (or a shell) and returns the screen; terminal_input types text, presses keys (key "Enter", "Up", "Tab" or one character; Ctrl+C is key "c" with modifiers ["Ctrl"]), pastes, clicks and waits, then returns the screen; terminal_snapshot reads the screen again; terminal_close ends the session and all its processes.',
-    `Every result shows the screen once it has settled (quiet for ${config.quietMs} ms by default).`,
+    `Every result shows the screen once it has settled (quiet for ${formatDuration(config.quietMs)} by default).`,
     `Close sessions you no longer need: at most ${config.maxSessions} are kept.`,
   ].join(' ');
 }

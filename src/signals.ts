@@ -3,7 +3,7 @@
  * action ends a process, and that can be caught safely, runs the same shutdown as SIGTERM
  * (serve.ts), so the sessions' processes, their private directories and the attach socket go
  * with it. SIGUSR1 among them: Node's own handler would open its inspector on 127.0.0.1:9229.
- * @see spec/tools.md (Guarantees, 3)
+ * @see spec/guarantees.md (Guarantees, 3)
  */
 import { constants } from 'node:os';
 

@@ -2,7 +2,7 @@
 // busy machine): how long terminal_start takes to return python3's `>>>` and an interactive bash's
 // prompt, beside the time the same program takes to show it in a raw PTY (node-pty alone, no MCP,
 // no readiness), in the same run. The difference is what readiness costs: the start returns once
-// the program waits for input at its prompt, not at the first bytes (spec/tools.md, Readiness).
+// the program waits for input at its prompt, not at the first bytes (spec/guarantees.md, Readiness).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

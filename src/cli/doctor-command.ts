@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { PTY_FIX, ptyUnavailableError } from '../pty/pty-unavailable.js';
 import { resolveExecutable } from '../pty/spawnable.js';
+import { formatDuration } from '../shared/duration.js';
 import { type CheckResult, formatReport, nodeCheck, shellCheck } from './doctor.js';
 
 export const DOCTOR_USAGE = [
@@ -98,7 +99,9 @@ async function ptyCheck(env: DoctorDeps['env']): Promise<CheckResult> {
       }
     });
     if (exit === 'timeout') {
-      return problem(`a terminal running \`echo ok\` did not exit in ${PROBE_TIMEOUT_MS} ms`);
+      return problem(
+        `a terminal running \`echo ok\` did not exit in ${formatDuration(PROBE_TIMEOUT_MS)}`,
+      );
     }
   } catch (err) {
     return problem(`a terminal could not be started: ${(err as Error).message.split('\n')[0]}`);

@@ -5,7 +5,7 @@
  * terminal had nothing to give. On a starved loop (a busy machine, a long call) ticks come late
  * and the deadline stretches with them, where a wall-clock deadline would pass before the last
  * output was even read. Pure: no timers, no I/O.
- * @see spec/tools.md (Guarantees: nothing printed is lost)
+ * @see spec/guarantees.md (Guarantees: nothing printed is lost)
  */
 
 /** Time between two ticks of the drain, at least (a timer of the event loop). */

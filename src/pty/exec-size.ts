@@ -3,7 +3,7 @@
  * or more, and all of them together, as the kernel counts them, within a quarter of the stack
  * limit (at most 6 MiB, at least 128 KiB). Checked before forking: a forked child that fails exec
  * only prints "Argument list too long" to its terminal and exits. Other systems are not checked
- * (the child's own message reports it there). @see spec/tools.md (Bounds)
+ * (the child's own message reports it there). @see spec/guarantees.md (Bounds)
  */
 import { readFileSync } from 'node:fs';
 import { endianness } from 'node:os';

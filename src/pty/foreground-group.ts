@@ -2,7 +2,7 @@
  * Who is in a terminal's foreground process group, read from /proc (Linux): its leader and the
  * session's descendants in it, each with its state and CPU time so far; or the session leader
  * alone when it is in that group. Whether they wait for input is group-wait.ts.
- * @see spec/tools.md (Settlement: the input-wait signal)
+ * @see spec/guarantees.md (Settlement: the input-wait signal)
  */
 import type { GroupMember } from './group-wait.js';
 import { readProcFile } from './proc-reader.js';

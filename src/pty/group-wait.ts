@@ -5,7 +5,7 @@
  * Processes whose /proc entries the user may not read (sudo, su, passwd: set-user-ID programs)
  * count as waiting when the terminal is in the mode password prompts use (terminal-mode.ts).
  * Who is in the group is foreground-group.ts; what is read, the ProcReader it is given.
- * @see spec/tools.md (Settlement: the input-wait signal)
+ * @see spec/guarantees.md (Settlement: the input-wait signal)
  */
 import type { ProcReader } from './proc-reader.js';
 import { classifyThreadWait, type ThreadWait } from './thread-wait.js';

@@ -8,7 +8,7 @@
  * last, whether input written has been read since (sleep-count.ts), and whether the rest of the
  * terminal's session could still print (others-idle.ts, for waits that end early when the program
  * asks for input, session/early-stop.ts).
- * @see spec/tools.md (Settlement: the input-wait signal; terminal_input: early stop)
+ * @see spec/guarantees.md (Settlement: the input-wait signal; terminal_input: early stop)
  */
 import { foregroundGroup, leaderInForeground } from './foreground-group.js';
 import { cpuMsOf, type GroupWait, judgeGroup } from './group-wait.js';

@@ -2,7 +2,7 @@
  * /proc as the input-wait probe reads it (Linux): a thread's blocked syscall, a process's threads,
  * memory and descriptors, and the Unix-domain sockets of its network namespace. What it reads is
  * judged elsewhere (thread-wait.ts, wake-sources.ts); tests supply their own ProcReader.
- * @see spec/tools.md (Settlement: the input-wait signal)
+ * @see spec/guarantees.md (Settlement: the input-wait signal)
  */
 import {
   closeSync,

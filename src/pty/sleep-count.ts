@@ -1,7 +1,7 @@
 /**
  * How the input-wait probe tells that a program has read input written to it: the times its main
  * thread has gone to sleep (voluntary context switches, /proc/<pid>/status, Linux).
- * @see spec/tools.md (Settlement: the input-wait signal)
+ * @see spec/guarantees.md (Settlement: the input-wait signal)
  */
 import { readProcFile } from './proc-reader.js';
 

@@ -4,7 +4,7 @@
  * channels of its own (wake-sources.ts), in a wait only another thread, a child or a signal ends,
  * or in a timed wait of LONG_WAIT_MS or more. Anything else can print on its own: it is active.
  * The syscall tables and argument decoding are wait-syscalls.ts; the group's verdict group-wait.ts.
- * @see spec/tools.md (Settlement: the input-wait signal)
+ * @see spec/guarantees.md (Settlement: the input-wait signal)
  */
 import type { ProcReader } from './proc-reader.js';
 import {

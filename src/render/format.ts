@@ -166,13 +166,13 @@ export function formatProgress(progress: BatchProgress): string {
   for (const w of progress.waits) {
     if (w.command) {
       parts.push(
-        `wait #${w.actionIndex}: ${formatCommand(w.reason, w.command)}, after ${w.elapsedMs} ms`,
+        `wait #${w.actionIndex}: ${formatCommand(w.reason, w.command)}, after ${formatDuration(w.elapsedMs)}`,
       );
       continue;
     }
     const where = matchPlace(w.match);
     const what = w.match ? ` ${JSON.stringify(w.match.text)}${where}` : '';
-    parts.push(`wait #${w.actionIndex}: ${w.reason}${what} after ${w.elapsedMs} ms`);
+    parts.push(`wait #${w.actionIndex}: ${w.reason}${what} after ${formatDuration(w.elapsedMs)}`);
   }
   return parts.join('\n');
 }

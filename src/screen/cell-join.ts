@@ -2,7 +2,7 @@
  * The cell that zero-width characters join: its width and UTF-16 units, and the bound on what it
  * keeps (MAX_CELL_UNITS: its character and the combining marks that join it; later marks are
  * dropped). The output filter (output-filter.ts) steps it for every character it passes. Pure.
- * @see ../../spec/tools.md#guarantees (11)
+ * @see ../../spec/guarantees.md#guarantees (11)
  */
 
 /** Most UTF-16 units a cell keeps; snapshots show no more (lines.ts cellChars). */

@@ -3,7 +3,7 @@
  * text buffer and offsets reused from chunk to chunk, so a full transcript allocates nothing) and
  * full ones, sealed into the store or kept in memory (chunk-store.ts). Which lines are kept is
  * transcript.ts's; the chunk format, transcript-chunk.ts's.
- * @see ../../spec/tools.md (Transcript, Bounds)
+ * @see ../../spec/guarantees.md (Transcript, Bounds)
  */
 import type { ChunkShelf } from './chunk-store.js';
 import {

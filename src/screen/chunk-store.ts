@@ -3,7 +3,7 @@
  * private files), what happens when it cannot take one (the disk is full), and reading stored
  * chunks back, a chunk at a time. Which lines are kept is transcript.ts's; the chunk format is
  * transcript-chunk.ts's.
- * @see ../../spec/tools.md (Transcript, Bounds)
+ * @see ../../spec/guarantees.md (Transcript, Bounds)
  */
 import {
   CHUNK_SLOT_BYTES,

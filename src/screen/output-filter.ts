@@ -8,7 +8,7 @@
  * (filter-pieces.ts), so the emulator never has to carry a partial character from one write to
  * the next. ASCII outside strings, most output, steps the state without decoding
  * (ascii-run.ts). Pure.
- * @see ../../spec/tools.md#guarantees (11)
+ * @see ../../spec/guarantees.md#guarantees (11)
  */
 import { Buffer, isAscii } from 'node:buffer';
 import { type AsciiRun, newAsciiRun, REP_FINAL, scanAsciiRun } from './ascii-run.js';

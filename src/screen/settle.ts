@@ -3,7 +3,7 @@
  * exited and all its output is parsed, or the deadline passes. Visible change is a change of the
  * screen fingerprint (text, styles, cursor, buffer, size); unparsed output and a synchronized
  * update in progress are never quiet. The fingerprint is sampled at most once per SAMPLE_MS while
- * output streams in, so the cost stays flat under a firehose. Rules: spec/tools.md, Settlement.
+ * output streams in, so the cost stays flat under a firehose. Rules: spec/guarantees.md, Settlement.
  */
 import { cancelledError } from '../shared/errors.js';
 

@@ -2,7 +2,7 @@
  * The transcript's unit of storage: a chunk of lines as UTF-8 text with a 16-bit end offset per
  * line (no string per line), and the arithmetic on chunks. The line store is transcript.ts; where
  * full chunks go, chunk-store.ts. Pure.
- * @see ../../spec/tools.md (Transcript, Bounds)
+ * @see ../../spec/guarantees.md (Transcript, Bounds)
  */
 
 /** What one line costs against the bound besides its text: its entry in the offset index. */

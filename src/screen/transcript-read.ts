@@ -2,7 +2,7 @@
  * Reading a transcript's kept lines in pages: the lines after a line, up to an end line, at most
  * so many lines and bytes, as strings or as one copy of their UTF-8 bytes. Which lines are kept
  * is transcript.ts's; where a chunk is read from, chunk-store.ts's. Pure but for that read.
- * @see ../../spec/tools.md (Transcript)
+ * @see ../../spec/guarantees.md (Transcript)
  */
 import { type Chunk, type ChunkView, locateLine } from './transcript-chunk.js';
 

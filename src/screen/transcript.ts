@@ -4,7 +4,7 @@
  * kept as UTF-8 bytes in chunks with an offset index (transcript-chunk.ts, chunk-list.ts); full
  * chunks go to a ChunkStore when there is one (chunk-store.ts), else stay in memory. Pages are
  * read by transcript-read.ts. Pure but for what the store does.
- * @see spec/tools.md (Transcript, Bounds)
+ * @see spec/guarantees.md (Transcript, Bounds)
  */
 import { ChunkList } from './chunk-list.js';
 import { ChunkShelf, type ChunkStore } from './chunk-store.js';
@@ -22,7 +22,6 @@ import {
   readLines,
   type TranscriptSlice,
 } from './transcript-read.js';
-
 
 export class Transcript {
   private _total = 0;

@@ -2,7 +2,7 @@
  * Observation timing: how long a call waits for the screen to settle. A call's settleMs and
  * settleTimeoutMs, else the configured defaults; a deadline shorter than the quiet interval it
  * must contain is refused before anything is sent. Settlement itself is screen/settle.ts.
- * @see spec/tools.md (Settlement)
+ * @see spec/guarantees.md (Settlement)
  */
 
 import type { ActionAt } from '../input/actions.js';

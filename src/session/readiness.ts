@@ -8,8 +8,9 @@
  * once ready, a session stays ready. Starts wait for it (the first screen a start returns is a
  * real one), and input sent before it waits too (type-ahead a program would drop or that would
  * break a shell's start-up), for at most READY_TIMEOUT_MS from the start.
- * @see spec/tools.md (Readiness)
+ * @see spec/guarantees.md (Readiness)
  */
+import { formatDuration } from '../shared/duration.js';
 import { cancelledError, TerminalError } from '../shared/errors.js';
 
 /** How long a start waits for its program to be ready, and how long input is held for it. */
@@ -203,7 +204,7 @@ export function notReadyError(
     : '';
   return new TerminalError(
     'NOT_READY',
-    `session "${sessionId}" is not ready for input: in the ${READY_TIMEOUT_MS / 1000} s since it started, its program has shown no prompt or screen and has not waited for input${running}; nothing was sent (held for ${Math.round(waitedMs)} ms). Read the attached screen, then send again with terminal_input (input is no longer held), or close it with terminal_close`,
+    `session "${sessionId}" is not ready for input: in the ${formatDuration(READY_TIMEOUT_MS)} since it started, its program has shown no prompt or screen and has not waited for input${running}; nothing was sent (held for ${formatDuration(Math.round(waitedMs))}). Read the attached screen, then send again with terminal_input (input is no longer held), or close it with terminal_close`,
     {
       sessionId,
       waitedMs: Math.round(waitedMs),

@@ -3,6 +3,7 @@
  * exited sessions count alike until closed), lookup with SESSION_NOT_FOUND, and closing one or
  * all of them.
  */
+import { formatDuration } from '../shared/duration.js';
 import { sessionClosedError, TerminalError } from '../shared/errors.js';
 import type { LaunchPlan } from './launch.js';
 import type { Session, SessionInfo, SessionSpec } from './session.js';
@@ -142,7 +143,7 @@ export class SessionRegistry {
     const cause = this._closed.get(sessionId);
     const why =
       cause === 'idle'
-        ? `was closed after ${duration(this._options.idleTimeoutMs ?? 0)} with no tool call naming it (the server's --idle-timeout), and its processes ended`
+        ? `was closed after ${formatDuration(this._options.idleTimeoutMs ?? 0)} with no tool call naming it (the server's --idle-timeout), and its processes ended`
         : cause === 'autoClose'
           ? 'was closed as terminal_start returned (autoClose)'
           : cause === 'agent'
@@ -264,11 +265,4 @@ export class SessionRegistry {
   private _unclosed(): Session[] {
     return [...this._sessions.values(), ...this._closing.keys()];
   }
-}
-
-/** A timeout in the words an agent reads: "400 ms", "90 s", "30 min". */
-function duration(ms: number): string {
-  if (ms < 10_000) return `${ms} ms`;
-  if (ms < 600_000) return `${Math.round(ms / 1000)} s`;
-  return `${Math.round(ms / 60_000)} min`;
 }

@@ -6,7 +6,7 @@
  * segment. The session removes the directory when it closes; a server killed outright leaves it
  * to the next server's sweep (private-dirs.ts). Reads and writes are synchronous: a chunk is at
  * most 96 KiB, and the page cache takes it at once.
- * @see spec/tools.md (Transcript)
+ * @see spec/guarantees.md (Transcript)
  */
 import {
   accessSync,

@@ -7,6 +7,7 @@
  */
 
 import type { ExpectCondition } from '../input/actions.js';
+import { formatDuration } from '../shared/duration.js';
 import { TerminalError } from '../shared/errors.js';
 import type { WaitOutcome } from './wait.js';
 
@@ -73,12 +74,12 @@ export function waitOutcomeError(
     const quietMs = outcome.quietMs ?? 0;
     return new TerminalError(
       'INPUT_REQUIRED',
-      `the program is waiting for input and ${subject.unmet} (quiet for ${quietMs} ms); read the attached screen and answer what it asks with terminal_input, or pass stopOnInput:false to wait anyway`,
+      `the program is waiting for input and ${subject.unmet} (quiet for ${formatDuration(quietMs)}); read the attached screen and answer what it asks with terminal_input, or pass stopOnInput:false to wait anyway`,
       { quietMs },
     );
   }
   if (outcome.reason !== 'timeout') return undefined;
-  const waited = `waited ${timeoutMs} ms for ${subject.what}`;
+  const waited = `waited ${formatDuration(timeoutMs)} for ${subject.what}`;
   if (subject.noMarks) {
     return new TerminalError(
       'WAIT_TIMEOUT',

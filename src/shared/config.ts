@@ -1,6 +1,7 @@
 /**
  * Defaults and limits, read once from command-line flags and AGENT_TTY_* environment variables,
- * then frozen. Flags win over the environment; both are listed by `agent-tty --help`.
+ * then frozen. Flags win over the environment. OPTIONS is also what `agent-tty --help` lists
+ * (formatOptionsHelp, below it): a flag, its help and its default are written once, here.
  */
 import { resolve } from 'node:path';
 import { TerminalError } from './errors.js';
@@ -141,35 +142,35 @@ export const OPTIONS: readonly Option[] = [
     flag: '--max-sessions',
     env: 'AGENT_TTY_MAX_SESSIONS',
     key: 'maxSessions',
-    help: 'sessions retained at once, running or exited (default 8)',
+    help: `sessions retained at once, running or exited (default ${DEFAULT_CONFIG.maxSessions})`,
     parse: integer(1, 64),
   },
   {
     flag: '--cols',
     env: 'AGENT_TTY_COLS',
     key: 'defaultCols',
-    help: 'columns when terminal_start omits cols (default 120)',
+    help: `columns when terminal_start omits cols (default ${DEFAULT_CONFIG.defaultCols})`,
     parse: integer(2, 500),
   },
   {
     flag: '--rows',
     env: 'AGENT_TTY_ROWS',
     key: 'defaultRows',
-    help: 'rows when terminal_start omits rows (default 40)',
+    help: `rows when terminal_start omits rows (default ${DEFAULT_CONFIG.defaultRows})`,
     parse: integer(1, 200),
   },
   {
     flag: '--scrollback',
     env: 'AGENT_TTY_SCROLLBACK',
     key: 'scrollbackLines',
-    help: 'the most lines of history scrollbackLines reads (default 2000), from the transcript that historySince and find read (--transcript-bytes)',
+    help: `the most lines of history scrollbackLines reads (default ${DEFAULT_CONFIG.scrollbackLines}), from the transcript that historySince and find read (--transcript-bytes)`,
     parse: integer(0, 100_000),
   },
   {
     flag: '--transcript-bytes',
     env: 'AGENT_TTY_TRANSCRIPT_BYTES',
     key: 'transcriptBytes',
-    help: 'bytes of history lines each session keeps on disk for historySince and find, oldest dropped first; K, M or G suffix (default 512M)',
+    help: `bytes of history lines each session keeps on disk for historySince and find, oldest dropped first; K, M or G suffix (default ${DEFAULT_CONFIG.transcriptBytes / 1024 ** 2}M)`,
     parse: byteSize(0, 64 * 1024 ** 3),
   },
   {
@@ -191,7 +192,7 @@ export const OPTIONS: readonly Option[] = [
     flag: '--idle-timeout',
     env: 'AGENT_TTY_IDLE_TIMEOUT',
     key: 'idleTimeoutMs',
-    help: 'close a session after this many ms without a tool call for it (default 0: never)',
+    help: `close a session after this many ms without a tool call for it (default ${DEFAULT_CONFIG.idleTimeoutMs}: never)`,
     parse: integer(0, 30 * 24 * 3600 * 1000),
   },
   {
@@ -214,10 +215,57 @@ export const OPTIONS: readonly Option[] = [
     flag: '--log-level',
     env: 'AGENT_TTY_LOG_LEVEL',
     key: 'logLevel',
-    help: `stderr log level: ${LOG_LEVELS.join(', ')} (default warn)`,
+    help: `stderr log level: ${LOG_LEVELS.join(', ')} (default ${DEFAULT_CONFIG.logLevel})`,
     parse: logLevel,
   },
 ];
+
+/** Longest line of `agent-tty --help`: what a 100-column terminal shows without wrapping. */
+const HELP_WIDTH = 100;
+/** Where an option's help starts in `agent-tty --help`. */
+const HELP_COLUMN = 26;
+
+/**
+ * The options part of `agent-tty --help`, rendered from OPTIONS: each flag (with `<value>` when it
+ * takes one) and its help in one column, then its environment variable. `first` are lines to put
+ * before the flags, as `[name, help]` (the command line's own --help and --version).
+ */
+export function formatOptionsHelp(first: readonly (readonly [string, string])[] = []): string {
+  const entries = [
+    ...first.map(([name, help]) => ({ name, help, env: undefined })),
+    ...OPTIONS.map((o) => ({
+      name: o.flagValue === undefined ? `${o.flag} <value>` : o.flag,
+      help: o.help,
+      env: o.env,
+    })),
+  ];
+  const indent = ' '.repeat(HELP_COLUMN);
+  return entries
+    .map(({ name, help, env }) => {
+      const [head = '', ...rest] = wrapWords(help, indent, HELP_WIDTH);
+      // A name too long for its column puts the help on the next line.
+      const top =
+        name.length < HELP_COLUMN - 2
+          ? `  ${name.padEnd(HELP_COLUMN - 2)}${head.slice(HELP_COLUMN)}`
+          : `  ${name}\n${head}`;
+      return [top, ...rest, ...(env === undefined ? [] : [`${indent}env ${env}`])].join('\n');
+    })
+    .join('\n');
+}
+
+/** `text` in lines of at most `width` columns, each after `indent` (one long word stays whole). */
+function wrapWords(text: string, indent: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(`${indent}${line}`);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(`${indent}${line}`);
+  return lines;
+}
 
 /** Builds the configuration from flags (`--name value` or `--name=value`) and environment. */
 export function loadConfig(

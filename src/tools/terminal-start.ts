@@ -6,6 +6,7 @@
 import { formatSnapshot } from '../render/format.js';
 import { DEFAULT_EXIT_TIMEOUT_MS, recordingFields, runStart } from '../session/run-start.js';
 import { observationResultSchemas } from '../shared/contract/observation-result.js';
+import { formatDuration } from '../shared/duration.js';
 import { terminalStartSchemas } from './terminal-start.schema.js';
 import { defineTool } from './tool.js';
 
@@ -44,7 +45,7 @@ export const terminalStart = defineTool({
     const recording = recordingFields(session);
     const notes = [
       timedOut
-        ? `still running after ${args.timeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS} ms (timedOut)`
+        ? `still running after ${formatDuration(args.timeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS)} (timedOut)`
         : '',
       inputRequired
         ? `waiting for input (inputRequired): answer it with terminal_input (stopOnInput:false waits for the exit)${personHint(ctx.attachCommand?.(session.id))}`

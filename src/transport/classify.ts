@@ -2,7 +2,7 @@
  * Judges one line read from the client (JSON-RPC 2.0, as MCP uses it) before the SDK sees it:
  * a message to pass on (reduced to the members JSON-RPC defines), an error reply to send at
  * once, or nothing (a malformed notification or response, which JSON-RPC never answers).
- * Pure. The rules are listed in spec/tools.md (Protocol); the codes are JSON-RPC's.
+ * Pure. The rules are listed in spec/guarantees.md (Protocol); the codes are JSON-RPC's.
  */
 import {
   ErrorCode,

@@ -2,7 +2,7 @@
  * The MCP stdio transport (the SDK's Transport interface, in place of its StdioServerTransport):
  * newline-delimited JSON-RPC on stdin and stdout, with every line answered or deliberately
  * ignored (classify.ts) and everything it buffers bounded (TRANSPORT_LIMITS). Ending the
- * process on stdin EOF or a broken stdout stays with serve.ts. Contract: spec/tools.md, Protocol.
+ * process on stdin EOF or a broken stdout stays with serve.ts. Contract: spec/guarantees.md, Protocol.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

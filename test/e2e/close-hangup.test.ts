@@ -35,7 +35,7 @@ const ROUNDS = 2;
  *   every later shell wait a minute.
  * - The shell's own: it releases the lock in an EXIT trap and in a HUP trap that exits. (A HUP
  *   trap that carries on would take the lock after a hangup that came before mkdir; on a hung-up
- *   terminal the shell then reads end-of-file and exits, here it is killed: see spec/tools.md.)
+ *   terminal the shell then reads end-of-file and exits, here it is killed: see spec/tools.md, terminal_close.)
  */
 const BASHRCS = [
   `bash -c 'trap "rmdir \\"\\$LOCK\\" 2>/dev/null" EXIT

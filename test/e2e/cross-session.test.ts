@@ -1,5 +1,5 @@
 /**
- * Input reaches only its own program (spec/tools.md, Guarantees "Input never reaches another
+ * Input reaches only its own program (spec/guarantees.md, Guarantees "Input never reaches another
  * program" and "Input and replies are bounded"), through the built server over stdio: input
  * queued for a program that never reads is discarded at close, not typed into the terminal that
  * reuses its descriptor; random interleavings of start, input, close, exit and resize across

@@ -1,5 +1,5 @@
 /**
- * A program holds no descriptor of another session or of the server (spec/tools.md, Guarantees
+ * A program holds no descriptor of another session or of the server (spec/guarantees.md, Guarantees
  * "A program holds only its own terminal"), through the built server over stdio: a program
  * started beside running sessions, and one started into the descriptor numbers a closed session
  * left free, hold only their own terminal on 0, 1 and 2: no terminal master (/dev/ptmx), no other

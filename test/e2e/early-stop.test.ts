@@ -67,7 +67,7 @@ describe('early stop when the program waits for input', { skip: LINUX }, () => {
     const error = assertToolError(reply, 'INPUT_REQUIRED');
     assert.match(
       error.message,
-      /waiting for input and \/Saved\/ has not appeared \(quiet for \d+ ms\)/,
+      /waiting for input and \/Saved\/ has not appeared \(quiet for (\d+ ms|\d+\.\d s)\)/,
     );
     assert.match(error.message, /stopOnInput:false/);
     assert.ok((error.details.quietMs as number) >= 300, JSON.stringify(error.details));

@@ -2,7 +2,7 @@
  * An environment too large for Linux to exec as a whole is SPAWN_FAILED before anything starts,
  * naming what to shrink; at the limit the server gives (the kernel's, less a margin for what the
  * shell adds) the session starts and its shell can still exec programs. The server's own
- * variables (TERM, PWD, HISTFILE…) count. Contract: spec/tools.md (Bounds), spec/errors.md.
+ * variables (TERM, PWD, HISTFILE…) count. Contract: spec/guarantees.md (Bounds), spec/errors.md.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';

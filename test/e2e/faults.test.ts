@@ -3,8 +3,8 @@
  * closes its terminal but keeps running, spawn failures (no session, and none of the private
  * directories made for it, is left), the client vanishing mid-wait, a request
  * cancelled mid-batch, a second close, and a close during a running batch. A broken stdout pipe is
- * shutdown.test.ts's. Contract: spec/tools.md (terminal_start, terminal_input, terminal_close,
- * Guarantees) and spec/errors.md.
+ * shutdown.test.ts's. Contract: spec/tools.md (terminal_start, terminal_input, terminal_close),
+ * spec/guarantees.md (Guarantees) and spec/errors.md.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * (parse errors -32700, invalid requests -32600/-32602), an over-long line costs one request and
  * never the connection, a client that stops reading cannot grow the server without bound,
  * duplicate in-flight ids are refused so a cancel stops the one request, and error texts show
- * client-supplied values safely. Contract: spec/tools.md (Protocol).
+ * client-supplied values safely. Contract: spec/guarantees.md (Protocol).
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import { sleep } from '../helpers/wait.js';
 const MiB = 1024 * 1024;
 /** Snapshot requests a stalled client sends; each reply is ~2.2 MB. */
 const REQUESTS = 40;
-/** 16 requests in flight and 1 MiB of unread replies (spec/tools.md), plus the server itself. */
+/** 16 requests in flight and 1 MiB of unread replies (spec/guarantees.md, Bounds), plus the server itself. */
 const RSS_BOUND_KIB = 400 * 1024;
 
 interface WireReply {

@@ -22,7 +22,7 @@ import { assertToolError, screenText, type ToolReply } from '../helpers/tool-cal
 const LINUX =
   process.platform === 'linux' ? false : 'readiness by the input-wait probe needs Linux';
 const TRIALS = Number(process.env.AGENT_TTY_READY_TRIALS ?? 1);
-/** The documented start-up window (spec/tools.md, Readiness). */
+/** The documented start-up window (spec/guarantees.md, Readiness). */
 const READY_TIMEOUT_MS = 10_000;
 
 /** A directory the user the server runs as can use as its home. */

@@ -2,7 +2,7 @@
  * `__proto__`, `constructor` and `prototype` are refused as names anywhere in a tool's arguments
  * (top level, env, an action, find, region) with INVALID_ARGUMENT naming the field, and nothing
  * is started, sent, resized or closed. Sent as raw JSON lines, where JSON.parse makes
- * `__proto__` an own key, and through the SDK client. Contract: spec/tools.md (Guarantee 4).
+ * `__proto__` an own key, and through the SDK client. Contract: spec/guarantees.md (Guarantee 4).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

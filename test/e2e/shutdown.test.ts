@@ -1,6 +1,6 @@
 /**
  * Shutdown leaves nothing behind: stdin EOF, a broken stdout pipe and every signal that ends a
- * process by default and can be caught (SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, … as spec/tools.md,
+ * process by default and can be caught (SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, … as spec/guarantees.md,
  * Guarantee 3, lists them) each close every session (processes that ignore hangup included),
  * remove the sessions' private directories (transcript files included) and the attach socket, and end the server within
  * 1 s. SIGPIPE and SIGXFSZ, which Node ignores, leave it running.
@@ -14,7 +14,7 @@ import { isAlive, linuxOnly, sessionPids } from '../helpers/processes.js';
 import { EXIT_BOUND_MS, type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
 import { sleep, waitUntil } from '../helpers/wait.js';
 
-/** The signals spec/tools.md (Guarantee 3) says run the shutdown, on Linux. */
+/** The signals spec/guarantees.md (Guarantee 3) says run the shutdown, on Linux. */
 const SHUTDOWN_SIGNALS: readonly NodeJS.Signals[] = [
   'SIGINT',
   'SIGTERM',

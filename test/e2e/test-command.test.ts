@@ -145,16 +145,16 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     assert.equal(result.status, 1, result.stdout);
     assert.match(
       result.stdout,
-      /step 0 expect "saved": not on the screen; the program is waiting for input and "saved" has not appeared \(quiet for \d+ ms\); read the attached screen and answer what it asks with terminal_input, or pass stopOnInput:false/,
+      /step 0 expect "saved": not on the screen; the program is waiting for input and "saved" has not appeared \(quiet for (\d+ ms|\d+\.\d s)\); read the attached screen and answer what it asks with terminal_input, or pass stopOnInput:false/,
     );
     assert.match(
       result.stdout,
-      /step 0 expectExit: the program is waiting for input and it has not exited \(quiet for \d+ ms\)/,
+      /step 0 expectExit: the program is waiting for input and it has not exited \(quiet for (\d+ ms|\d+\.\d s)\)/,
     );
     assert.match(result.stdout, /1│Overwrite\? \[y\/N\]/);
     assert.match(
       result.stdout,
-      /step 0 expect "saved": not on the screen; waited 1500 ms for "saved" to appear/,
+      /step 0 expect "saved": not on the screen; waited 1.5 s for "saved" to appear/,
     );
     assert.ok(ms < 10_000, `failed after ${Math.round(ms)} ms, not at the 20 s timeouts`);
   });

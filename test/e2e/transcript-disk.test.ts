@@ -6,7 +6,7 @@
  * disk: the kernel refuses the writes as it does on a full disk), nothing crashes, memory stays
  * bounded, the newest lines are kept and history says why older ones are missing.
  * Over stdio, against the built server and real programs. Long: run by the `heavy` layer.
- * Contract: spec/tools.md (Transcript, Bounds).
+ * Contract: spec/guarantees.md (Transcript, Bounds).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Every query a program might send its terminal, with the exact bytes agent-tty must send back:
- * the documented reply for the probes spec/tools.md lists ("Terminal emulation"), nothing for
+ * the documented reply for the probes spec/guarantees.md lists ("Terminal emulation"), nothing for
  * everything else. Run in this order by test/fixtures/replies.py on a 80x24 terminal: the cursor
  * and kitty rows depend on earlier rows.
  */
@@ -113,4 +113,4 @@ export const UNANSWERED_PROBES: ProbeRow[] = [
   ['soft reset', `${CSI}!p`, ''],
 ];
 
-/** Answered, though spec/tools.md does not list them (reported as a spec gap). */
+/** Answered, though spec/guarantees.md does not list them (reported as a spec gap). */

@@ -7,7 +7,7 @@ import type { Snapshot } from './tool-calls.js';
 import { sleep } from './wait.js';
 
 /**
- * The server's documented memory bound (spec/tools.md, Bounds), in MiB: the server without
+ * The server's documented memory bound (spec/guarantees.md, Bounds), in MiB: the server without
  * transcripts (at most 170 MiB under 8 firehoses, Guarantee 12) plus, per session, the 0.5 MiB
  * its transcript works in (its lines are on disk) and what its emulator holds beyond the default
  * size (`screenMiB`, see emulatorMiB).
@@ -16,18 +16,18 @@ export function memoryBoundMiB(sessions: number, screenMiB = 0): number {
   return 170 + sessions * (TRANSCRIPT_WORKING_MIB + screenMiB);
 }
 
-/** Memory a session's transcript takes while its files take its chunks (spec/tools.md, Bounds). */
+/** Memory a session's transcript takes while its files take its chunks (spec/guarantees.md, Bounds). */
 export const TRANSCRIPT_WORKING_MIB = 0.5;
 
 /**
- * What a session's emulator holds, in MiB (spec/tools.md, Bounds): its screen and the 200 lines
+ * What a session's emulator holds, in MiB (spec/guarantees.md, Bounds): its screen and the 200 lines
  * above it, `cols × (rows + 200)` cells of `cellBytes` each (see CELL_BYTES).
  */
 export function emulatorMiB(cols: number, rows: number, cellBytes: number): number {
   return (cols * (rows + 200) * cellBytes) / 2 ** 20;
 }
 
-/** Resident bytes a cell of the emulator takes, as measured (spec/tools.md, Bounds). */
+/** Resident bytes a cell of the emulator takes, as measured (spec/guarantees.md, Bounds). */
 export const CELL_BYTES = {
   /** One character (accented or wide ones included). */
   character: 12,

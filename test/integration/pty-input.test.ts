@@ -1,5 +1,5 @@
 /**
- * The PTY's input path against real programs, without MCP (spec/tools.md, "Input never reaches
+ * The PTY's input path against real programs, without MCP (spec/guarantees.md, "Input never reaches
  * another program"): input queued for a program that does not read is never written to a
  * descriptor after its terminal is gone, even when the number is reused at once; a full terminal
  * costs no CPU; the queue and the probe replies are bounded.

@@ -1,4 +1,4 @@
-/** Which signals run the server's shutdown (spec/tools.md, Guarantee 3). */
+/** Which signals run the server's shutdown (spec/guarantees.md, Guarantee 3). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { shutdownSignals } from '../../src/signals.js';

@@ -2,7 +2,7 @@
  * A session's private directories (its shell history, which holds the commands typed, its
  * shell start-up files and its transcript files) can be removed at once, synchronously: what a server exiting before its
  * sessions finished closing does once their processes are killed (serve.ts).
- * Contract: spec/tools.md (Shell history, Guarantees: shutdown).
+ * Contract: spec/tools.md (Shell history), spec/guarantees.md (Guarantees: shutdown).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

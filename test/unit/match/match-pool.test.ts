@@ -131,7 +131,7 @@ describe('MatchPool and process exit', () => {
     // A child process that searches once and never closes the pool must still exit by itself.
     const { spawnSync } = await import('node:child_process');
     const pool = new URL('../../../src/match/match-pool.js', import.meta.url).href;
-    const query = new URL('../../../src/text-query.js', import.meta.url).href;
+    const query = new URL('../../../src/shared/text-query.js', import.meta.url).href;
     const script = `
       const { MatchPool } = await import(${JSON.stringify(pool)});
       const { compileQuery } = await import(${JSON.stringify(query)});

@@ -233,4 +233,13 @@ describe('formatProgress: where a wait matched', () => {
     );
     assert.equal(progress({ text: 'a\nb' }), 'wait #0: matched "a\\nb" after 12 ms');
   });
+
+  it('says how long a wait took in words once it passes a second', () => {
+    const line = formatProgress({
+      actionsCompleted: 1,
+      inputSent: false,
+      waits: [{ actionIndex: 0, reason: 'matched', elapsedMs: 5321, match: { text: 'ok' } }],
+    }).split('\n')[1];
+    assert.equal(line, 'wait #0: matched "ok" after 5.3 s');
+  });
 });

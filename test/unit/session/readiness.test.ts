@@ -219,6 +219,8 @@ describe('Readiness', () => {
     assert.equal(err.code, 'NOT_READY');
     assert.match(err.message, /pyenv-rehash \(pid 42\)/);
     assert.match(err.message, /nothing was sent/);
+    assert.match(err.message, /in the 10 s since it started/);
+    assert.match(err.message, /\(held for 9\.5 s\)/);
     assert.deepEqual(err.details, {
       sessionId: 't3',
       waitedMs: 9500,

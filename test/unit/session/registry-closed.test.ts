@@ -9,6 +9,7 @@ import { SessionRegistry } from '../../../src/session/registry.js';
 import type { Session, SessionSpec } from '../../../src/session/session.js';
 import { TerminalError } from '../../../src/shared/errors.js';
 import { PLAN } from '../../helpers/registry-world.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 interface Fake {
   readonly id: string;
@@ -89,6 +90,16 @@ describe('a session the registry no longer has', () => {
       notFound(registry, id),
       `session "${id}" was closed after 20 ms with no tool call naming it (the server's --idle-timeout), and its processes ended; start a new one with terminal_start if you still need it`,
     );
+    await registry.closeAll();
+  });
+
+  it('says a longer idle timeout in words', async () => {
+    let now = 0;
+    const { registry, start, made } = world({ idleTimeoutMs: 2000, now: () => now });
+    const id = await start();
+    now = 2500;
+    await waitUntil(() => made[0]?.closed === true, 'the idle session closed', 5000);
+    assert.match(notFound(registry, id), /was closed after 2\.0 s with no tool call naming it/);
     await registry.closeAll();
   });
 

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { type Config, DEFAULT_CONFIG, loadConfig, OPTIONS } from '../../../src/shared/config.js';
+import {
+  type Config,
+  DEFAULT_CONFIG,
+  formatOptionsHelp,
+  loadConfig,
+  OPTIONS,
+} from '../../../src/shared/config.js';
 import { TerminalError } from '../../../src/shared/errors.js';
 
 describe('loadConfig', () => {
@@ -176,5 +182,34 @@ describe('loadConfig', () => {
       assert.ok(option.key in DEFAULT_CONFIG);
       assert.ok(option.help.length > 0);
     }
+  });
+});
+
+describe('formatOptionsHelp', () => {
+  const help = formatOptionsHelp([['--help, -h', 'show this help and exit']]);
+
+  it('lists every option with its environment variable, in lines of at most 100 columns', () => {
+    for (const option of OPTIONS) {
+      const name = option.flagValue === undefined ? `${option.flag} <value>` : option.flag;
+      assert.ok(help.includes(`  ${name}`), option.flag);
+      assert.ok(help.includes(`env ${option.env}\n`) || help.endsWith(`env ${option.env}`));
+    }
+    assert.match(help, /^ {2}--help, -h {14}show this help and exit$/m);
+    assert.deepEqual(
+      help.split('\n').filter((line) => line.length > 100),
+      [],
+    );
+  });
+
+  it('shows the defaults DEFAULT_CONFIG has', () => {
+    const flat = help.replace(/\n +/g, ' ');
+    assert.match(
+      flat,
+      new RegExp(`--max-sessions <value> .*\\(default ${DEFAULT_CONFIG.maxSessions}\\)`),
+    );
+    assert.match(flat, new RegExp(`--cols <value> .*\\(default ${DEFAULT_CONFIG.defaultCols}\\)`));
+    assert.match(flat, new RegExp(`--rows <value> .*\\(default ${DEFAULT_CONFIG.defaultRows}\\)`));
+    assert.match(flat, /--transcript-bytes <value> .*\(default 512M\)/);
+    assert.match(flat, /--log-level <value> .*\(default warn\)/);
   });
 });
