@@ -17,12 +17,12 @@ import {
 import { formatSnapshot } from './render/format.js';
 import type { SessionRegistry } from './session/registry.js';
 
-export const SESSIONS_URI = 'agent-tty://sessions';
+const SESSIONS_URI = 'agent-tty://sessions';
 const SCREEN_URI = /^agent-tty:\/\/sessions\/([^/]+)\/screen$/;
 /** Shortest interval between two update notifications of one resource. */
-export const UPDATE_MS = 250;
+const UPDATE_MS = 250;
 
-export const screenUri = (sessionId: string) => `agent-tty://sessions/${sessionId}/screen`;
+const screenUri = (sessionId: string) => `agent-tty://sessions/${sessionId}/screen`;
 
 export function registerResources(server: Server, registry: SessionRegistry): () => void {
   const subscriptions = new Map<string, () => void>();

@@ -17,7 +17,7 @@ import {
   type ServerMessage,
 } from './protocol.js';
 
-export const REQUEST_TIMEOUT_MS = 5000;
+const REQUEST_TIMEOUT_MS = 5000;
 
 /** A first request to attach: the session, read-only or not, and the person's terminal size. */
 export type AttachRequest = Extract<ClientMessage, { type: 'attach' }>;

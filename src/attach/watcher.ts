@@ -14,10 +14,10 @@ import { composeFrame, type FrameState } from './frame.js';
 import { encode, type ServerMessage } from './protocol.js';
 
 /** Least time between two frames to one watcher. */
-export const MIN_FRAME_INTERVAL_MS = 8;
+const MIN_FRAME_INTERVAL_MS = 8;
 /** Frames wait this many times what composing the last one took. */
 const FRAME_COST_FACTOR = 10;
-export const DETACH_HINT = 'Ctrl-\\ detaches.';
+const DETACH_HINT = 'Ctrl-\\ detaches.';
 
 export class Watcher {
   private _frame: FrameState | undefined;

@@ -12,7 +12,7 @@ import { resolveExecutable } from '../pty/spawnable.js';
 import { formatDuration } from '../shared/duration.js';
 import { type CheckResult, formatReport, nodeCheck, shellCheck } from './doctor.js';
 
-export const DOCTOR_USAGE = [
+const DOCTOR_USAGE = [
   'Usage: agent-tty doctor',
   '',
   'Checks this install: Node.js, node-pty (starts `echo ok` in a real terminal), your shell',

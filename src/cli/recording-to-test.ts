@@ -34,7 +34,7 @@ const KEYS: Record<string, { key: string; modifiers?: string[] }> = {
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Splits typed input into text runs, named keys and Ctrl+letter keys, raw bytes otherwise. */
-export function inputSteps(data: string): Record<string, unknown>[] {
+function inputSteps(data: string): Record<string, unknown>[] {
   const steps: Record<string, unknown>[] = [];
   let text = '';
   const flush = () => {

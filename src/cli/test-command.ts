@@ -7,7 +7,7 @@ import { writeUserFile } from '../shared/private-files.js';
 import { recordingToTest } from './recording-to-test.js';
 import { junitReport, runTestFile, textReport } from './test-runner.js';
 
-export const TEST_USAGE = [
+const TEST_USAGE = [
   'Usage: agent-tty test [--junit FILE] SCRIPT.json...',
   '       agent-tty test --from-recording RECORDING.cast > SCRIPT.json',
   '',

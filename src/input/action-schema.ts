@@ -13,7 +13,7 @@ import { MODIFIERS } from './keys.js';
 export const ACTION_TYPES = ['text', 'paste', 'key', 'mouse', 'focus', 'raw', 'wait'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 /** What a mouse action does at its cell. */
-export const MOUSE_EVENTS = ['click', 'press', 'release', 'wheel'] as const;
+const MOUSE_EVENTS = ['click', 'press', 'release', 'wheel'] as const;
 export type MouseEvent = (typeof MOUSE_EVENTS)[number];
 
 /** Whether a field is required or optional in an action of each type it applies to. */

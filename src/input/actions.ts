@@ -23,7 +23,7 @@ export type ExpectCondition =
   | { readonly kind: 'command' };
 
 /** Default time an expect-style wait allows. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
+const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
 
 export interface Modifiers {
   readonly ctrl: boolean;

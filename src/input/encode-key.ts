@@ -183,7 +183,7 @@ function isCharLike(key: string): boolean {
 }
 
 /** The legacy (VT220/xterm) encoding, honouring DECCKM and DECKPAM. */
-export function encodeLegacy(press: KeyPress, modes: KeyModes): KeyEncoding {
+function encodeLegacy(press: KeyPress, modes: KeyModes): KeyEncoding {
   const m = modifierParam(press);
   const letter = LETTER_KEYS[press.key];
   if (letter) {
@@ -262,7 +262,7 @@ function otherKeysCode(press: KeyPress): number {
 }
 
 /** The kitty keyboard protocol for the given progressive-enhancement flags. */
-export function encodeKitty(given: KeyPress, modes: KeyModes): KeyEncoding {
+function encodeKitty(given: KeyPress, modes: KeyModes): KeyEncoding {
   // An upper-case letter is its key with Shift held: kitty reports the base key.
   const press = upperAsShift(given);
   const flags = modes.kittyKeyboardFlags;

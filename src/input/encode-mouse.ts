@@ -37,7 +37,7 @@ export type MouseEncodingResult =
     };
 
 /** Largest coordinate each encoding can carry. */
-export const MAX_COORDINATE: Record<MouseEncoding, number> = {
+const MAX_COORDINATE: Record<MouseEncoding, number> = {
   default: 223,
   utf8: 2015,
   sgr: Number.MAX_SAFE_INTEGER,

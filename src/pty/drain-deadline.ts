@@ -30,7 +30,7 @@ export interface DrainLimits {
   readonly maxTicks: number;
 }
 
-export const DRAIN_LIMITS: DrainLimits = {
+const DRAIN_LIMITS: DrainLimits = {
   quietTicks: DRAIN_QUIET_TICKS,
   maxBytes: DRAIN_MAX_BYTES,
   maxTicks: DRAIN_MAX_TICKS,

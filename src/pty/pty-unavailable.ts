@@ -8,21 +8,21 @@
 import { TerminalError } from '../shared/errors.js';
 
 /** The command that installs agent-tty with node-pty's build allowed. */
-export const REINSTALL_COMMAND = 'npm install -g --allow-scripts=node-pty agent-tty';
+const REINSTALL_COMMAND = 'npm install -g --allow-scripts=node-pty agent-tty';
 /** The command that rebuilds node-pty in place, in agent-tty's install directory. */
-export const REBUILD_COMMAND = 'cd "$(npm root -g)/agent-tty" && npm rebuild node-pty';
+const REBUILD_COMMAND = 'cd "$(npm root -g)/agent-tty" && npm rebuild node-pty';
 
 /** How to fix a node-pty that does not load or spawn, for a person (agent-tty doctor). */
 export const PTY_FIX = `reinstall with \`${REINSTALL_COMMAND}\` or rebuild in place with \`${REBUILD_COMMAND}\``;
 
 /** The first line of what a failed load threw. */
-export function loadFailureReason(err: unknown): string {
+function loadFailureReason(err: unknown): string {
   const message = (err as Error)?.message ?? String(err);
   return message.split('\n')[0] ?? message;
 }
 
 /** Whether a failed load of the PTY code is node-pty's (its module or native binary). */
-export function isNativePtyFailure(err: unknown): boolean {
+function isNativePtyFailure(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException)?.code;
   const message = (err as Error)?.message ?? String(err);
   return code === 'ERR_DLOPEN_FAILED' || /node-pty|pty\.node|native module/i.test(message);

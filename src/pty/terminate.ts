@@ -74,10 +74,10 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 /** Processes from `ps` (macOS), liveness by signal 0. */
-export const psProcessTable: ProcessTable = { scan: scanPs, isAlive: isProcessAlive };
+const psProcessTable: ProcessTable = { scan: scanPs, isAlive: isProcessAlive };
 
 /** /proc on Linux, `ps` elsewhere. */
-export const defaultProcessTable: ProcessTable =
+const defaultProcessTable: ProcessTable =
   process.platform === 'linux' ? linuxProcessTable : psProcessTable;
 
 export const defaultTerminateDeps: TerminateDeps = {

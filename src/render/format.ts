@@ -13,7 +13,7 @@ import { formatDuration } from '../shared/duration.js';
 import { formatHistory, formatScreenRows, formatScrollback, SEPARATOR } from './rows.js';
 
 /** Above this, the legend and runs are summarised in the text (structured content has them all). */
-export const MAX_STYLE_TEXT = 16 * 1024;
+const MAX_STYLE_TEXT = 16 * 1024;
 
 export function formatSnapshot(sessionId: string, s: Snapshot): string {
   const lines: string[] = [statusLine(sessionId, s)];
@@ -53,10 +53,7 @@ export function formatSnapshot(sessionId: string, s: Snapshot): string {
  * Matches in the one line numbering: `line N:start-end "text"` in history, `row r (line N):…` on
  * the screen; when capped, where a further search continues.
  */
-export function formatMatches(
-  matches: NonNullable<Snapshot['matches']>,
-  truncated: boolean,
-): string {
+function formatMatches(matches: NonNullable<Snapshot['matches']>, truncated: boolean): string {
   if (matches.length === 0) return 'matches: none';
   const list = matches
     .map((m) => {
@@ -100,7 +97,7 @@ export function settleText(s: Pick<Snapshot, 'settled' | 'settle' | 'quietMs'>):
   return 'not settled';
 }
 
-export function formatStyle(style: Style): string {
+function formatStyle(style: Style): string {
   const parts: string[] = [];
   if (style.fg !== undefined) parts.push(`fg=${style.fg}`);
   if (style.bg !== undefined) parts.push(`bg=${style.bg}`);

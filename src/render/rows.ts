@@ -8,7 +8,7 @@ import type { Snapshot } from '../shared/contract/snapshot.js';
 
 export const SEPARATOR = '│';
 /** What follows the `first-last│` label of a run of blank screen rows. */
-export const BLANK_RUN = ' (blank)';
+const BLANK_RUN = ' (blank)';
 
 type HistoryField = NonNullable<Snapshot['history']>;
 type ScrollbackField = NonNullable<Snapshot['scrollback']>;

@@ -8,7 +8,10 @@
  * @see spec/tools.md (Command marks)
  */
 
+import type { IDisposable, Terminal } from './xterm.js';
+
 /** A (prompt start), B (command start: end of prompt), C (output start), D (command finished). */
+
 export type MarkKind = 'A' | 'B' | 'C' | 'D';
 
 /**
@@ -93,6 +96,28 @@ export class CommandMarkLog {
     // Dropped in blocks, so a flood of marks costs amortized constant time per mark.
     if (this._marks.length > 2 * this._max) this._marks = this._marks.slice(-this._max);
   }
+}
+
+/**
+ * Records the shell's marks (OSC 133 carrying `nonce`) into `log` at the cursor `where` says,
+ * except on the alternate screen: those belong to a full-screen program, not to the shell.
+ */
+export function recordCommandMarks(
+  term: Terminal,
+  nonce: string,
+  log: CommandMarkLog,
+  where: () => { line: number; column: number; isAlternate: boolean },
+  onMark?: () => void,
+): IDisposable {
+  return term.parser.registerOscHandler(133, (data) => {
+    const mark = parseCommandMark(data, nonce);
+    const { line, column, isAlternate } = where();
+    if (mark && !isAlternate) {
+      log.add(mark, line, column);
+      onMark?.();
+    }
+    return true;
+  });
 }
 
 export interface CommandState {

@@ -13,7 +13,7 @@ export interface ParseWork {
 }
 
 /** Parsing one event-loop turn may do before I/O runs again (one piece may run past it). */
-export const TURN_BUDGET_MS = 4;
+const TURN_BUDGET_MS = 4;
 
 export class ParseTurns {
   private readonly _waiting = new Set<ParseWork>();

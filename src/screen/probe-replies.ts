@@ -7,9 +7,9 @@
  */
 import type { IDisposable, Terminal } from './xterm.js';
 
-export const DEFAULT_FOREGROUND = 0xffffff;
-export const DEFAULT_BACKGROUND = 0x000000;
-export const DEFAULT_CURSOR = 0xffffff;
+const DEFAULT_FOREGROUND = 0xffffff;
+const DEFAULT_BACKGROUND = 0x000000;
+const DEFAULT_CURSOR = 0xffffff;
 
 /** xterm.js's default 16-colour theme. */
 const ANSI16 = [

@@ -11,7 +11,7 @@
 import { cellChars } from './lines.js';
 import { CM_P16, CM_P256, CM_RGB, COLOR_MODE_MASK, cellFlags, INVISIBLE_FLAG } from './style.js';
 import { isSafeText, safeCodePoint } from './text-safety.js';
-import type { IBufferCell, IBufferLine } from './xterm.js';
+import type { IBufferCell, IBufferLine, Terminal } from './xterm.js';
 
 const CSI = '\x1b[';
 
@@ -209,4 +209,31 @@ export function drawCells(
     }
   }
   return painter.end();
+}
+
+/**
+ * Each screen row as the escape sequences that draw it from the default style at its first
+ * column: what a person watching the session is shown.
+ */
+export function drawScreenRows(term: Terminal): string[] {
+  const buffer = term.buffer.active;
+  const cell = buffer.getNullCell();
+  const rows: string[] = new Array(term.rows);
+  for (let y = 0; y < rows.length; y++) {
+    const line = buffer.getLine(buffer.baseY + y);
+    rows[y] = line ? drawCells(line, 0, term.cols, true, cell) : '';
+  }
+  return rows;
+}
+
+/**
+ * Row `row` (0-based) from cell `column` (0-based), at most `cols` cells, as plain text whose
+ * characters take the cells they take on the screen, without trailing blanks: the line a person
+ * is shown on a terminal too small for the screen.
+ */
+export function drawRowText(term: Terminal, row: number, column: number, cols: number): string {
+  const buffer = term.buffer.active;
+  const line = buffer.getLine(buffer.baseY + row);
+  const end = Math.min(term.cols, column + cols);
+  return line ? drawCells(line, column, end, false).trimEnd() : '';
 }

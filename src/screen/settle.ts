@@ -76,7 +76,7 @@ export const SAMPLE_MS = 16;
 /** How often the input-wait probe is consulted while waiting. */
 export const PROBE_MS = 5;
 /** How often readiness is looked at while the program is not ready and output does not say. */
-export const READY_PROBE_MS = 20;
+const READY_PROBE_MS = 20;
 
 export function waitForSettle(
   source: SettleSource,

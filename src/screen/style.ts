@@ -72,7 +72,7 @@ function colorOf(modeAndValue: number): Color | undefined {
 }
 
 /** The Style of colour words `fg` and `bg` (mode | value, 0 for default) and flag bits `flags`. */
-export function buildStyle(fg: number, bg: number, flags: number): Style {
+function buildStyle(fg: number, bg: number, flags: number): Style {
   const style: Style = {};
   const fgColor = colorOf(fg);
   const bgColor = colorOf(bg);

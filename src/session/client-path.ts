@@ -58,11 +58,6 @@ export const FISH_PATH_ORDER = [
   'end',
 ].join(' ');
 
-/** The code for `dialect`. */
-export function pathOrderCode(dialect: PathDialect): string {
-  return dialect === 'fish' ? FISH_PATH_ORDER : POSIX_PATH_ORDER;
-}
-
 /**
  * The arguments that run `command` in a login `shell` with the PATH order applied after its
  * startup files, or undefined when `shell` is not one that gets it. POSIX shells get the line

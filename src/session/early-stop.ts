@@ -66,7 +66,7 @@ export function cpuAllowedMs(elapsedMs: number): number {
 }
 
 /** Whether a sample says stop, on everything but the session's other processes. */
-export function isStopCandidate(sample: Omit<StopSample, 'othersIdle'>): boolean {
+function isStopCandidate(sample: Omit<StopSample, 'othersIdle'>): boolean {
   return sample.waitingMs !== undefined && !sample.busy && sample.pendingInputBytes === 0;
 }
 

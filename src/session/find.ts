@@ -63,8 +63,8 @@ export interface TerminalFindOptions extends FindOptions {
 }
 
 /** History lines searched in one evaluation, at most: this many, and this much text. */
-export const FIND_BATCH_LINES = 10_000;
-export const FIND_BATCH_BYTES = 512 * 1024;
+const FIND_BATCH_LINES = 10_000;
+const FIND_BATCH_BYTES = 512 * 1024;
 
 export interface HistoryFindOptions extends FindOptions {
   /** Search the history lines after this line, up to line `end`. */

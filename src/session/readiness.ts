@@ -22,9 +22,9 @@ export const READY_TIMEOUT_MS = 10_000;
 export const READY_STREAMING_MS = 1000;
 export const READY_STREAMING_BYTES = 4096;
 /** CPU a program may use while quiet and be ready: this, plus a tenth of the quiet interval. */
-export const READY_CPU_SLACK_MS = 20;
+const READY_CPU_SLACK_MS = 20;
 /** How often readiness is looked at while output does not say (the probe reads /proc). */
-export const READY_POLL_MS = 20;
+const READY_POLL_MS = 20;
 
 /** What readiness is judged from (a Session). */
 export interface ReadinessSource {

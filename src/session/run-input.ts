@@ -17,6 +17,7 @@ import {
 } from '../input/actions.js';
 import { LIMITS } from '../shared/config.js';
 import { TerminalError } from '../shared/errors.js';
+import { precheckBatch } from './check-batch.js';
 import { withLatestScreen } from './latest-screen.js';
 import {
   checkSettleTiming,
@@ -25,13 +26,7 @@ import {
   observeSession,
   type SettleRequest,
 } from './observation.js';
-import {
-  type BatchProgress,
-  failedBeforeSending,
-  precheckBatch,
-  progressFields,
-  runBatch,
-} from './run-batch.js';
+import { type BatchProgress, failedBeforeSending, progressFields, runBatch } from './run-batch.js';
 import type { Session, Snapshot } from './session.js';
 
 export interface InputRequest extends SettleRequest {

@@ -4,8 +4,8 @@
  * (formatOptionsHelp, below it): a flag, its help and its default are written once, here.
  */
 import { resolve } from 'node:path';
-import { TerminalError } from './errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
+import { byteSize, configError, integer, logLevel, onOff } from './option-values.js';
 
 export interface Config {
   /** Sessions retained at once, running or exited. */
@@ -93,48 +93,6 @@ interface Option {
   readonly parse: (raw: string) => Config[keyof Config];
   /** A flag that takes no value: giving it means this value. */
   readonly flagValue?: string;
-}
-
-function integer(min: number, max: number) {
-  return (raw: string): number => {
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-      throw configError(`expected an integer from ${min} to ${max}, got "${raw}"`);
-    }
-    return n;
-  };
-}
-
-/** A byte count: an integer, optionally with a K, M or G suffix (powers of 1024). */
-function byteSize(min: number, max: number) {
-  return (raw: string): number => {
-    const match = /^\s*(\d+)\s*([KMG]?)i?B?\s*$/i.exec(raw);
-    const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[match?.[2]?.toUpperCase() ?? ''];
-    const n = match && unit ? Number(match[1]) * unit : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      throw configError(
-        `expected a byte count from ${min} to ${max} (K, M or G suffix allowed, as in 32M), got "${raw}"`,
-      );
-    }
-    return n;
-  };
-}
-
-function onOff(raw: string): boolean {
-  if (raw === '1' || raw === '0') return raw === '1';
-  throw configError(`expected 1 (on) or 0 (off), got "${raw}"`);
-}
-
-function logLevel(raw: string): LogLevel {
-  if (!(LOG_LEVELS as string[]).includes(raw)) {
-    throw configError(`expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
-  }
-  return raw as LogLevel;
-}
-
-/** A bad flag or environment value: INVALID_ARGUMENT, shown by the command line as one line. */
-function configError(message: string): TerminalError {
-  return new TerminalError('INVALID_ARGUMENT', message);
 }
 
 export const OPTIONS: readonly Option[] = [

@@ -1,7 +1,7 @@
 /** terminal_resize: change the PTY and the screen size together; the program gets SIGWINCH. */
 
 import { formatSnapshot } from '../render/format.js';
-import { resizeSession } from '../session/observe-session.js';
+import { resizeSession } from '../session/run-resize.js';
 import { observationResultSchemas } from '../shared/contract/observation-result.js';
 import { terminalResizeSchemas } from './terminal-resize.schema.js';
 import { defineTool } from './tool.js';

@@ -4,7 +4,7 @@
  */
 
 import { formatSnapshot } from '../render/format.js';
-import { readSession } from '../session/observe-session.js';
+import { readSession } from '../session/run-snapshot.js';
 import { observationResultSchemas } from '../shared/contract/observation-result.js';
 import { terminalSnapshotSchemas } from './terminal-snapshot.schema.js';
 import { defineTool } from './tool.js';

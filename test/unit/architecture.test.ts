@@ -92,12 +92,12 @@ const PACKAGE_OWNERS: readonly { readonly name: string; readonly owner: string }
 const ERROR_OWNERS: Record<ErrorCode, readonly string[]> = {
   INVALID_ARGUMENT: [
     'cli/test-script.ts',
-    'shared/config.ts',
+    'shared/option-values.ts',
     'input/actions.ts',
     'match/match-pool.ts',
     'session/launch.ts',
     'session/observation.ts',
-    'session/observe-session.ts',
+    'session/run-snapshot.ts',
     'session/run-input.ts',
     'session/run-start.ts',
     'session/wait-errors.ts',
@@ -111,7 +111,7 @@ const ERROR_OWNERS: Record<ErrorCode, readonly string[]> = {
   SPAWN_FAILED: ['pty/exec-size.ts', 'pty/pty-unavailable.ts', 'pty/spawn.ts', 'pty/spawnable.ts'],
   INVALID_KEY: ['input/actions.ts'],
   MOUSE_NOT_ENABLED: ['input/actions.ts'],
-  OUT_OF_BOUNDS: ['input/actions.ts', 'session/observe-session.ts'],
+  OUT_OF_BOUNDS: ['input/actions.ts', 'session/run-snapshot.ts'],
   RESULT_TOO_LARGE: ['tools/result.ts'],
   WAIT_TIMEOUT: ['session/wait-errors.ts'],
   INPUT_REQUIRED: ['session/wait-errors.ts'],

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_TITLE_LENGTH, safeTitle } from '../../../src/screen/screen.js';
 import {
   isSafeText,
   makeTextSafe,
   REPLACEMENT,
   truncateCodeUnits,
 } from '../../../src/screen/text-safety.js';
+import { MAX_TITLE_LENGTH, safeTitle } from '../../../src/screen/title.js';
 
 /** Characters that must never reach a result unchanged. */
 function isUnsafe(code: number): boolean {

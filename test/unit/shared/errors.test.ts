@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { adviseUnknownKey } from '../../../src/input/key-advice.js';
-import { MOUSE_NOT_ENABLED_ADVICE } from '../../../src/session/run-batch.js';
+import { MOUSE_NOT_ENABLED_ADVICE } from '../../../src/session/check-batch.js';
 import { ERROR_CODES } from '../../../src/shared/errors.js';
 import { errorRow, errorRows } from '../../helpers/error-spec.js';
 import { ROOT } from '../../helpers/paths.js';

@@ -1,9 +1,7 @@
 /**
- * Reading and resizing a session, for terminal_snapshot and terminal_resize: observe the settled
- * screen, then add what the call asked for (history since a count, a region, search matches);
- * or resize PTY and screen together behind the session's queued input, then observe. A failure
- * carries the latest screen.
- * @see spec/tools.md (terminal_snapshot, terminal_resize)
+ * terminal_snapshot's pipeline: observe the settled screen, then add what the call asked for
+ * (history since a line, a region, search matches). A failure carries the latest screen.
+ * @see spec/tools.md (terminal_snapshot)
  */
 import { LIMITS } from '../shared/config.js';
 import { TerminalError } from '../shared/errors.js';
@@ -20,7 +18,7 @@ import {
 import type { Session, Snapshot } from './session.js';
 
 /** The most matches a find returns. */
-export const MAX_MATCHES = 200;
+const MAX_MATCHES = 200;
 
 export interface ReadRequest extends SettleRequest {
   readonly scrollbackLines?: number | undefined;
@@ -92,24 +90,8 @@ export async function readSession(
   }
 }
 
-/** Resizes the running session after its queued input, then returns the settled screen. */
-export async function resizeSession(
-  session: Session,
-  request: SettleRequest & { readonly cols: number; readonly rows: number },
-  options: ObserveCallOptions,
-): Promise<Snapshot> {
-  checkSettleTiming(request, options.defaults);
-  try {
-    session.assertRunning();
-    await session.queue.run(() => session.resize(request.cols, request.rows), options.signal);
-    return await observeSession(session, observeOptions(options.defaults, request, options.signal));
-  } catch (err) {
-    throw withLatestScreen(err, session, 'terminal_resize');
-  }
-}
-
 /** The page of history after line `since` (at most 2000 lines and 1 MiB), and where to go on. */
-export function addHistory(snapshot: Snapshot, session: Session, since: number): void {
+function addHistory(snapshot: Snapshot, session: Session, since: number): void {
   const slice = session.screen.historySince(
     since,
     LIMITS.maxScrollbackRequest,
