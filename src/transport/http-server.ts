@@ -143,9 +143,10 @@ export class HttpMcpServer {
       const read = await readBody(req, this._limits.maxBodyBytes);
       if (!read.ok) {
         if (read.reason === 'too-large') {
-          refuse(res, 413, `request body over ${this._limits.maxBodyBytes} bytes`, {
-            connection: 'close',
-          });
+          // The rest is read and dropped (never held, and cut at the request timeout): a
+          // connection closed under a client still sending would lose it the answer.
+          req.resume();
+          refuse(res, 413, `request body over ${this._limits.maxBodyBytes} bytes`);
         }
         return;
       }
