@@ -51,6 +51,17 @@ describe('MCP over HTTP', () => {
     await c.close();
   });
 
+  it('does not pass AGENT_TTY_TOKEN to the programs it runs', async () => {
+    const server = await start();
+    const c = await connectHttp(server.url, token);
+    const { id } = await c.start({ command: 'env; echo env-done', login: false });
+    const screen = await c.waitFor(id, (s) => screenText(s).includes('env-done'));
+    assert.match(screenText(screen), /^PATH=/m, 'the environment was printed');
+    assert.doesNotMatch(screenText(screen), /AGENT_TTY_TOKEN/);
+    assert.equal(screenText(screen).includes(token), false);
+    await c.close();
+  });
+
   it('keeps terminals for the next client: python3 state survives the client', async () => {
     const server = await start();
     const a = await connectHttp(server.url, token, 'client-a');
