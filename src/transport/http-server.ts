@@ -156,12 +156,18 @@ export class HttpMcpServer {
       } catch {
         return refuse(res, 400, 'parse error: the body is not JSON');
       }
-      if (sessionId === undefined) {
-        const isInit = Array.isArray(body)
-          ? body.some(isInitializeRequest)
-          : isInitializeRequest(body);
-        if (!isInit) return refuse(res, 400, 'no Mcp-Session-Id header: send initialize first');
+      const isInit = Array.isArray(body)
+        ? body.some(isInitializeRequest)
+        : isInitializeRequest(body);
+      // An initialize that still carries the id of a session this server does not know (clients
+      // keep it across a server restart) starts a new session rather than failing forever.
+      const isKnown = typeof sessionId === 'string' && this._sessions.find(sessionId) !== undefined;
+      if (isInit && !isKnown) {
+        if (sessionId !== undefined) delete req.headers['mcp-session-id'];
         return this._sessions.initialize(req, res, body);
+      }
+      if (sessionId === undefined) {
+        return refuse(res, 400, 'no Mcp-Session-Id header: send initialize first');
       }
       return this._toSession(req, res, sessionId, body);
     }

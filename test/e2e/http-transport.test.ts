@@ -110,6 +110,25 @@ describe('MCP over HTTP', () => {
     await assert.rejects(c.client.listTools(), (err: unknown) => {
       return err instanceof StreamableHTTPError && err.code === 404;
     });
+    // An initialize that still carries the old id starts a new MCP session.
+    const init = await fetch(again.url, {
+      method: 'POST',
+      headers: mcpHeaders(token, { 'mcp-session-id': sessionId }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'stale', version: '1' },
+        },
+      }),
+    });
+    assert.equal(init.status, 200);
+    const newId = init.headers.get('mcp-session-id');
+    assert.ok(newId && newId !== sessionId, 'a new MCP session id');
+    await init.arrayBuffer();
     const fresh = await connectHttp(again.url, token);
     assert.equal((await fresh.client.listTools()).tools.length, 6);
     await fresh.close();
