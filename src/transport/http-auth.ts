@@ -49,8 +49,11 @@ export class FailureDelay {
     private readonly _maxAddresses = MAX_TRACKED_ADDRESSES,
   ) {}
 
-  /** Records a failure from `address`; returns how long to wait before answering it. */
-  fail(address: string): number {
+  /**
+   * Records a failure from `address`: how long to wait before answering it, and how many
+   * failures the address has had in a row (for a log that does not grow with an attack).
+   */
+  fail(address: string): { readonly delayMs: number; readonly count: number } {
     const now = this._now();
     const known = this._byAddress.get(address);
     const fresh = known !== undefined && now - known.lastMs < FAILURE_MEMORY_MS;
@@ -61,7 +64,11 @@ export class FailureDelay {
     while (this._byAddress.size > this._maxAddresses) {
       this._byAddress.delete(this._byAddress.keys().next().value as string);
     }
-    return Math.min(BASE_FAILURE_DELAY_MS * 2 ** Math.min(count - 1, 16), MAX_FAILURE_DELAY_MS);
+    const delayMs = Math.min(
+      BASE_FAILURE_DELAY_MS * 2 ** Math.min(count - 1, 16),
+      MAX_FAILURE_DELAY_MS,
+    );
+    return { delayMs, count };
   }
 
   get size(): number {

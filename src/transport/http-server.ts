@@ -197,8 +197,13 @@ export class HttpMcpServer {
 
   private _unauthorized(req: IncomingMessage, res: ServerResponse, reason: string): void {
     const address = req.socket.remoteAddress ?? 'unknown';
-    const delayMs = this._failures.fail(address);
-    this._options.logger.warn(`refused a request from ${address}: ${reason} bearer token`);
+    const { delayMs, count } = this._failures.fail(address);
+    // Logged at the 1st, 2nd, 4th, 8th… failure in a row: an attack cannot flood the log.
+    if ((count & (count - 1)) === 0) {
+      this._options.logger.warn(
+        `refused a request from ${address}: ${reason} bearer token (${count} in a row from there)`,
+      );
+    }
     const message =
       reason === 'in-url'
         ? 'unauthorized: a query string is refused (credentials never go in a URL); send Authorization: Bearer TOKEN'

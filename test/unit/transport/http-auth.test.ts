@@ -35,11 +35,11 @@ describe('FailureDelay', () => {
   it('doubles from 50 ms to 2 s per failure of an address, others unaffected', () => {
     let now = 0;
     const delay = new FailureDelay(() => now);
-    const seen = Array.from({ length: 8 }, () => delay.fail('10.0.0.1'));
+    const seen = Array.from({ length: 8 }, () => delay.fail('10.0.0.1').delayMs);
     assert.deepEqual(seen, [50, 100, 200, 400, 800, 1600, 2000, 2000]);
-    assert.equal(delay.fail('10.0.0.2'), 50);
+    assert.deepEqual(delay.fail('10.0.0.2'), { delayMs: 50, count: 1 });
     now += FAILURE_MEMORY_MS;
-    assert.equal(delay.fail('10.0.0.1'), 50, 'forgotten after a quiet minute');
+    assert.equal(delay.fail('10.0.0.1').delayMs, 50, 'forgotten after a quiet minute');
     assert.ok(MAX_FAILURE_DELAY_MS === 2000);
   });
 
@@ -47,7 +47,7 @@ describe('FailureDelay', () => {
     const delay = new FailureDelay(() => 0, 3);
     for (const a of ['a', 'b', 'c', 'd']) delay.fail(a);
     assert.equal(delay.size, 3);
-    assert.equal(delay.fail('a'), 50, 'a was forgotten');
-    assert.equal(delay.fail('d'), 100, 'd was kept');
+    assert.equal(delay.fail('a').count, 1, 'a was forgotten');
+    assert.equal(delay.fail('d').count, 2, 'd was kept');
   });
 });
