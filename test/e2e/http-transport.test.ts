@@ -87,6 +87,28 @@ describe('MCP over HTTP', () => {
     await b.close();
   });
 
+  it('finishes a batch whose client dropped mid-call; the next client sees its outcome', async () => {
+    const server = await start();
+    const a = await connectHttp(server.url, token, 'client-a');
+    const { id } = await a.start({ shell: '/bin/bash', login: false });
+    const call = a
+      .input(id, [
+        { type: 'text', text: 'sleep 1; echo first-done' },
+        { type: 'key', key: 'Enter' },
+        { type: 'wait', pattern: '^first-done', timeoutMs: 10_000 },
+        { type: 'text', text: 'echo second-$((20+22))' },
+        { type: 'key', key: 'Enter' },
+      ])
+      .catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 300));
+    await a.transport.close();
+    await call;
+    const b = await connectHttp(server.url, token, 'client-b');
+    const screen = await b.waitFor(id, (s) => /^second-42$/m.test(screenText(s)));
+    assert.match(screenText(screen), /^first-done$/m);
+    await b.close();
+  });
+
   it('answers an MCP session it does not know with 404 saying the server restarted', async () => {
     const server = await start();
     const c = await connectHttp(server.url, token);
