@@ -7,11 +7,15 @@
 import module from 'node:module';
 import { isatty } from 'node:tty';
 import { MIN_NODE_MAJOR } from './cli/doctor.js';
+import type { HttpSetup } from './serve-http.js';
 import { formatOptionsHelp, loadConfig } from './shared/config.js';
 import { TerminalError } from './shared/errors.js';
+import type { HttpAddress } from './shared/http-address.js';
 import { createLogger } from './shared/log.js';
+import { parseServeArgs, type ServeArgs } from './shared/serve-args.js';
 import { PACKAGE } from './shared/version.js';
 import { refuseInspectorSignal } from './signals.js';
+import { TOKEN_ENV } from './transport/token.js';
 
 // Before anything else: from here on, SIGUSR1 cannot open Node's inspector port.
 refuseInspectorSignal();
@@ -71,6 +75,9 @@ function helpText(): string {
     `${PACKAGE.name} ${PACKAGE.version}: an MCP server that gives AI agents a real interactive terminal.`,
     '',
     'Usage: agent-tty [options]          run the MCP server on stdio',
+    '       agent-tty serve --http [HOST:]PORT [--token-file PATH] [options]',
+    '                                    serve MCP over HTTP at /mcp (spec/http.md); HOST defaults to',
+    '                                    127.0.0.1; the token is AGENT_TTY_TOKEN, the file, or generated',
     '       agent-tty test SCRIPT.json...  replay test scripts (agent-tty test --help)',
     '       agent-tty attach [SESSION]     watch and type into a session (agent-tty attach --help)',
     '       agent-tty doctor               check this install: node-pty, shell, attach, /proc',
@@ -102,6 +109,33 @@ function loadConfigOrFail(
     if (err instanceof TerminalError) fail(err.message);
     throw err;
   }
+}
+
+function parseServeArgsOrFail(argv: readonly string[]): ServeArgs {
+  try {
+    return parseServeArgs(argv);
+  } catch (err) {
+    if (err instanceof TerminalError) fail(err.message);
+    throw err;
+  }
+}
+
+async function prepareHttpOrFail(
+  address: HttpAddress,
+  tokenFile: string | undefined,
+): Promise<HttpSetup> {
+  const { prepareHttp } = await import('./serve-http.js');
+  try {
+    return prepareHttp(address, tokenFile, process.env);
+  } catch (err) {
+    fail((err as Error).message);
+  }
+}
+
+/** The environment sessions' programs get: the server's, without the HTTP token. */
+function sessionEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { [TOKEN_ENV]: _token, ...rest } = env;
+  return rest;
 }
 
 function fail(message: string): never {
@@ -146,10 +180,12 @@ async function main(argv: string[]): Promise<void> {
     const { runTestCommand } = await import('./cli/test-command.js');
     process.exit(await runTestCommand(argv.slice(1), loadConfigOrFail([], process.env)));
   }
-  const config = loadConfigOrFail(argv, process.env);
+  const serveArgs = argv[0] === 'serve' ? parseServeArgsOrFail(argv.slice(1)) : undefined;
+  const config = loadConfigOrFail(serveArgs?.rest ?? argv, process.env);
   restartWithBoundedYoungGeneration();
+  const http = serveArgs?.http && (await prepareHttpOrFail(serveArgs.http, serveArgs.tokenFile));
   // After the restart, which would print it twice. Clients start the server with piped stdin.
-  if (isatty(0) && config.logLevel !== 'silent') {
+  if (!http && isatty(0) && config.logLevel !== 'silent') {
     process.stderr.write(`${terminalHint()}\n`);
   }
   const logger = createLogger(config.logLevel);
@@ -159,7 +195,7 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     fail(`the server could not be loaded: ${(err as Error).message.split('\n')[0]}`);
   }
-  const code = await serve(config, logger);
+  const code = await serve(config, logger, http || undefined, sessionEnv(process.env));
   process.exit(code);
 }
 

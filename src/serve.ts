@@ -1,10 +1,10 @@
 /**
- * The running server: a session registry and the MCP server on stdio, plus everything that ends
- * it. stdin EOF, SIGTERM and the other signals signals.ts lists, a broken stdout and a closed
- * transport each close every session and resolve with the exit code; main.ts then exits.
- * Nothing outlives it: if closing takes too long, or the process exits another way, every
- * session's processes are killed synchronously. The attach socket (attach/attach-server.ts) is told first and removed on
- * every way out.
+ * The running server: a session registry and the MCP server on stdio, or on HTTP (serve-http.ts),
+ * plus everything that ends it. SIGTERM and the other signals signals.ts lists, and on stdio
+ * stdin EOF, a broken stdout and a closed transport, each close every session and resolve with
+ * the exit code; main.ts then exits. Nothing outlives it: if closing takes too long, or the
+ * process exits another way, every session's processes are killed synchronously. The attach
+ * socket (attach/attach-server.ts) is told first and removed on every way out.
  */
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,19 +13,33 @@ import { socketDir } from './attach/socket-dir.js';
 import { closeSharedMatchPool } from './match/match-pool.js';
 import { ptyUnavailableError } from './pty/pty-unavailable.js';
 import { killSessionsSync, SYNC_SWEEP_MS } from './pty/terminate.js';
-import { createServer } from './server.js';
+import type { HttpSetup } from './serve-http.js';
+import { createServer, type ServerDeps } from './server.js';
 import { type SessionFactory, SessionRegistry } from './session/registry.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/log.js';
 import { shutdownSignals } from './signals.js';
 import { StdioTransport } from './transport/stdio-transport.js';
 
+/** Where the MCP server meets its clients: stdio, or HTTP (serve-http.ts). */
+export interface Front {
+  /** The name the client gave at initialize (the latest one's, over HTTP), for attach listings. */
+  clientName(): string;
+  /** Stops taking requests and ends the connection(s). */
+  close(): Promise<void>;
+}
+
 /** After start-up, when to load the emulator and PTY code if no terminal has needed it yet. */
 const WARM_UP_DELAY_MS = 500;
 /** Shutdown closes sessions gracefully for this long, then kills what is left. */
 const SHUTDOWN_GRACE_MS = 700;
 
-export async function serve(config: Config, logger: Logger): Promise<number> {
+export async function serve(
+  config: Config,
+  logger: Logger,
+  http?: HttpSetup,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   // The emulator and PTY code load with the first terminal_start (or shortly after start-up),
   // so the handshake is answered without them.
   let runtime: Promise<SessionFactory> | undefined;
@@ -52,14 +66,14 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
     async (spec) => (await loadRuntime())(spec),
   );
   let attach: AttachServer | undefined;
-  const server = createServer({
+  const deps: ServerDeps = {
     registry,
     config,
     logger,
-    launchDefaults: { env: process.env, cwd: process.cwd() },
+    launchDefaults: { env, cwd: process.cwd() },
     attachCommand: (sessionId) => attach?.command(sessionId),
-  });
-  const transport = new StdioTransport(process.stdin, process.stdout);
+  };
+  let front: Front | undefined;
 
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => {
@@ -92,7 +106,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
       .catch(() => undefined)
       .then(() => registry.closeAll())
       .catch((err: unknown) => logger.error(`closing sessions failed: ${String(err)}`))
-      .then(() => server.close().catch(() => undefined))
+      .then(() => front?.close().catch(() => undefined))
       .then(() => {
         clearTimeout(timer);
         finish(code);
@@ -106,15 +120,18 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
   for (const signal of shutdownSignals()) {
     process.on(signal, () => shutdown(`received ${signal}`));
   }
-  process.stdin.on('end', () => shutdown('stdin closed'));
-  process.stdin.on('close', () => shutdown('stdin closed'));
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    shutdown(`stdout failed (${err.code ?? err.message})`);
-  });
-  transport.onclose = () => shutdown('transport closed');
-  transport.onerror = (err) => logger.warn(`transport error: ${err.message}`);
-
-  await server.connect(transport);
+  if (http) {
+    const { startHttpFront } = await import('./serve-http.js');
+    try {
+      front = await startHttpFront(http, deps);
+    } catch (err) {
+      logger.error(`cannot serve HTTP: ${(err as Error).message}`);
+      shutdown('the HTTP listener failed', 1);
+      return finished;
+    }
+  } else {
+    front = await startStdioFront(deps, shutdown);
+  }
   logger.info(`ready (pid ${process.pid})`);
   if (config.attach) {
     void import('./attach/attach-server.js')
@@ -123,7 +140,7 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
           registry,
           logger,
           dir: socketDir(process.env),
-          clientName: () => server.getClientVersion()?.name ?? '',
+          clientName: () => front?.clientName() ?? '',
         }),
       )
       .then((listening) => {
@@ -158,4 +175,25 @@ export async function serve(config: Config, logger: Logger): Promise<number> {
       .catch(() => undefined);
   }, WARM_UP_DELAY_MS).unref();
   return finished;
+}
+
+/** The MCP server on stdin and stdout; stdin's end, a broken stdout or a closed transport shut down. */
+async function startStdioFront(
+  deps: ServerDeps,
+  shutdown: (reason: string) => void,
+): Promise<Front> {
+  const server = createServer(deps);
+  const transport = new StdioTransport(process.stdin, process.stdout);
+  process.stdin.on('end', () => shutdown('stdin closed'));
+  process.stdin.on('close', () => shutdown('stdin closed'));
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    shutdown(`stdout failed (${err.code ?? err.message})`);
+  });
+  transport.onclose = () => shutdown('transport closed');
+  transport.onerror = (err) => deps.logger.warn(`transport error: ${err.message}`);
+  await server.connect(transport);
+  return {
+    clientName: () => server.getClientVersion()?.name ?? '',
+    close: () => server.close(),
+  };
 }

@@ -70,7 +70,9 @@ export function createServer(deps: ServerDeps): Server {
       jsonSchemaValidator: NO_ELICITATION,
     },
   );
-  registerResources(server, deps.registry);
+  // Released when the server closes: over HTTP, servers come and go with their clients.
+  const releaseResources = registerResources(server, deps.registry);
+  server.onclose = releaseResources;
   const tools = listTools();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   // Registered with a loose schema: the SDK then validates the request itself and answers a

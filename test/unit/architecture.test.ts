@@ -33,7 +33,7 @@ type Layer =
   | 'attach'
   | 'top';
 
-const TOP_FILES = ['server.ts', 'serve.ts', 'main.ts', 'signals.ts'];
+const TOP_FILES = ['server.ts', 'serve.ts', 'serve-http.ts', 'main.ts', 'signals.ts'];
 const FOLDERS: readonly Layer[] = [
   'shared',
   'input',
@@ -93,6 +93,8 @@ const ERROR_OWNERS: Record<ErrorCode, readonly string[]> = {
   INVALID_ARGUMENT: [
     'cli/test-script.ts',
     'shared/option-values.ts',
+    'shared/http-address.ts',
+    'shared/serve-args.ts',
     'input/actions.ts',
     'match/match-pool.ts',
     'session/launch.ts',

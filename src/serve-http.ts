@@ -1,0 +1,84 @@
+/**
+ * `agent-tty serve --http`: the token (transport/token.ts), the refusal to expose a server
+ * without one the user chose, the lines that tell a person how to register it, and the HTTP
+ * front (transport/http-server.ts) with one MCP server per client over the one session registry.
+ * Contract: spec/http.md.
+ */
+import type { Front } from './serve.js';
+import { createServer, type ServerDeps } from './server.js';
+import { formatHttpAuthority, type HttpAddress } from './shared/http-address.js';
+import { HttpMcpServer, MCP_PATH } from './transport/http-server.js';
+import {
+  defaultTokenPath,
+  resolveToken,
+  TOKEN_ENV,
+  type Token,
+  TokenError,
+} from './transport/token.js';
+
+export interface HttpSetup {
+  readonly address: HttpAddress;
+  readonly token: Token;
+}
+
+/**
+ * Resolves the token for serving at `address`; TokenError (a line to show) when it cannot be
+ * used, or when a non-loopback address would be served with a token the user did not choose.
+ */
+export function prepareHttp(
+  address: HttpAddress,
+  tokenFile: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): HttpSetup {
+  const explicit = (env[TOKEN_ENV] ?? '') !== '' || tokenFile !== undefined;
+  if (!address.isLoopback && !explicit) {
+    throw new TokenError(
+      `refusing to serve on ${address.host}, which is not a loopback address, without a token you chose: set ${TOKEN_ENV} or pass --token-file PATH (a file of mode 600 holding e.g. the output of openssl rand -hex 32); or serve on 127.0.0.1 and reach it through ssh -L`,
+    );
+  }
+  return { address, token: resolveToken({ env, tokenFile, storePath: defaultTokenPath(env) }) };
+}
+
+/** What a person reads on stderr once the server listens: where, and how to register it. */
+export function httpBanner(setup: HttpSetup, port: number): string[] {
+  const url = `http://${formatHttpAuthority({ host: setup.address.host, port })}${MCP_PATH}`;
+  const { token } = setup;
+  // The token itself is shown only the once it is made; after that, the file it is in.
+  const value =
+    token.source === 'generated'
+      ? token.value
+      : token.path !== undefined
+        ? `$(cat ${token.path})`
+        : `$${TOKEN_ENV}`;
+  const lines = [`agent-tty: serving MCP over HTTP at ${url}`];
+  if (token.source === 'generated') {
+    lines.push(`agent-tty: generated a token and wrote it to ${token.path} (mode 600)`);
+  }
+  lines.push(
+    'agent-tty: register it with',
+    `  claude mcp add --transport http agent-tty ${url} --header "Authorization: Bearer ${value}"`,
+    `  codex mcp add agent-tty --url ${url} --bearer-token-env-var ${TOKEN_ENV}   (with ${TOKEN_ENV} set to the token in codex's environment)`,
+  );
+  return lines;
+}
+
+/** Listens, prints the banner, and serves each MCP session with its own server over `deps`. */
+export async function startHttpFront(setup: HttpSetup, deps: ServerDeps): Promise<Front> {
+  let latestClient = '';
+  const http = await HttpMcpServer.listen({
+    address: setup.address,
+    token: setup.token.value,
+    logger: deps.logger,
+    newEndpoint: () => {
+      const server = createServer(deps);
+      server.oninitialized = () => {
+        latestClient = server.getClientVersion()?.name ?? '';
+      };
+      return server;
+    },
+  });
+  if (deps.config.logLevel !== 'silent') {
+    process.stderr.write(`${httpBanner(setup, http.port).join('\n')}\n`);
+  }
+  return { clientName: () => latestClient, close: () => http.close() };
+}
