@@ -59,7 +59,7 @@ describe('buildSnapshot', () => {
   });
 
   it('gives every optional field, in order, when all are present', () => {
-    const grid = gridOf(['ab', ''], 0, {
+    const grid = gridOf(['ab', ''], 1, {
       styles: [{ bold: true }] as ScreenGrid['styles'],
       spans: [[1, 1, 2, 0]] as ScreenGrid['spans'],
     });
@@ -174,7 +174,7 @@ describe('buildSnapshot', () => {
       'quiet',
       running,
       screenOf({
-        grid: gridOf(['ab'], 0, {
+        grid: gridOf(['ab'], 1, {
           styles: [{ bold: true }] as ScreenGrid['styles'],
           spans: [[1, 1, 2, 0]] as ScreenGrid['spans'],
         }),
