@@ -24,10 +24,11 @@ describe('safeTitle', () => {
     assert.equal(shown, `${'z'.repeat(MAX_TITLE_LENGTH - 1)}…`);
   });
 
-  it('never leaves control characters in what it shows', () => {
-    const shown = safeTitle('a\x1b[31mb\x07c\nd\x00e\x7f\u009bf');
-    assert.doesNotMatch(shown, /[\x00-\x1f\x7f-\x9f]/);
-    assert.match(shown, /a.*b.*c.*d.*e.*f/s);
+  it('shows control characters as stand-ins, never as they are', () => {
+    assert.equal(
+      safeTitle('a\x1bb\x07c\nd\x00e\x7ff\u009bg'),
+      'a\u241bb\u2407c\u240ad\u2400e\u2421f\ufffdg',
+    );
   });
 
   it('does not split a surrogate pair at the cut', () => {
