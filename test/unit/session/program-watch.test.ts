@@ -75,6 +75,17 @@ describe('ProgramWatch', { skip: process.platform !== 'linux' && 'Linux only' },
     }
   });
 
+  it('names no foreground while the shell itself reads, whatever child shares its group', async () => {
+    // sleep runs in the leader's own process group, as background jobs of some shells do.
+    const r = run('sleep 30 & exec cat');
+    try {
+      await waitUntil(() => r.watch.leaderWaits(), 'cat, the leader, waits for input', 5000);
+      assert.equal(r.watch.foreground(), undefined);
+    } finally {
+      r.stop();
+    }
+  });
+
   it('sees a sleeping program as not waiting for input', async () => {
     const r = run('sleep 30; :');
     try {
