@@ -25,7 +25,7 @@ const WINDOW_MS = 1500;
 const ROUNDS = 2;
 
 /**
- * Two start-ups that take a lock named by $LOCK and hold it for 0.4 s, each trap set before its
+ * Two start-ups that take a lock named by $LOCK and hold it for 0.2 s, each trap set before its
  * lock is taken. The hold ends well inside the hangup grace (the 750 ms before SIGTERM): a
  * foreground job of the start-up may not see the hangup and run to its end first, and a hold
  * longer than the grace is killed with its lock whatever the terminal does (a hang-up that came while mkdir ran, before the trap, would leave the lock
@@ -41,13 +41,13 @@ const BASHRCS = [
   `bash -c 'trap "rmdir \\"\\$LOCK\\" 2>/dev/null" EXIT
 mkdir "$LOCK" || exit 1
 : > "$LOCK.taken"
-for i in 1 2 3 4; do sleep 0.1; done'
+for i in 1 2; do sleep 0.1; done'
 `,
   `trap 'rmdir "$LOCK" 2>/dev/null' EXIT
 trap 'rmdir "$LOCK" 2>/dev/null; exit 129' HUP
 mkdir "$LOCK" || exit 1
 : > "$LOCK.taken"
-sleep 0.4
+sleep 0.2
 `,
 ];
 
