@@ -27,8 +27,12 @@ import { assertEqual, createChecks, run, Skip, TOOLS } from './smoke/checks.mjs'
 import { envWithNode, installRegistryNode } from './smoke/registry-node.mjs';
 
 const PKG = JSON.parse(readFileSync('package.json', 'utf8'));
-/** Everything the tarball may hold: the built server (no source maps), its docs, package.json. */
-const SHIPPED = /^package\/(dist\/.+\.js|spec\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+/**
+ * Everything the tarball may hold: the built server (no source maps) with the licence notices of
+ * what it bundles (esbuild's `.LEGAL.txt` beside a chunk), its docs, package.json.
+ */
+const SHIPPED =
+  /^package\/(dist\/.+\.js|dist\/.+\.js\.LEGAL\.txt|spec\/.+|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
 const REQUIRED = ['dist/main.js', 'spec/tools.schema.json', 'CHANGELOG.md'];
 const THIS_MAJOR = Number(process.versions.node.split('.')[0]);
 
