@@ -59,6 +59,13 @@ function quoteShort(name: string): string {
   return JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
 }
 
+/** The client's name from its initialize, cut to 100 characters; undefined when it gave none. */
+function clientName(server: Server): string | undefined {
+  const name = server.getClientVersion()?.name;
+  if (!name) return undefined;
+  return name.length > 100 ? `${name.slice(0, 100)}…` : name;
+}
+
 export function createServer(deps: ServerDeps): Server {
   const server = new Server(
     { name: PACKAGE.name, title: 'agent-tty', version: PACKAGE.version },
@@ -107,6 +114,7 @@ export function createServer(deps: ServerDeps): Server {
       logger: deps.logger,
       launchDefaults: deps.launchDefaults,
       attachCommand: deps.attachCommand,
+      clientName: () => clientName(server),
       signal: extra.signal,
       progress,
     });

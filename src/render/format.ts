@@ -127,7 +127,11 @@ function formatSpans(spans: NonNullable<Snapshot['spans']>): string {
   return out.join('; ');
 }
 
-export function formatSessionList(sessions: readonly SessionInfo[]): string {
+/**
+ * terminal_list's text; a session another client started (over HTTP, several clients share the
+ * terminals) says which, by the name it gave in initialize.
+ */
+export function formatSessionList(sessions: readonly SessionInfo[], caller?: string): string {
   if (sessions.length === 0) return 'no sessions; start one with terminal_start';
   return sessions
     .map((s) => {
@@ -143,12 +147,17 @@ export function formatSessionList(sessions: readonly SessionInfo[]): string {
         s.personTyped ? 'a person typed since your last call' : '',
         s.attach ? `attach: ${s.attach}` : '',
       ].filter(Boolean);
+      const starter =
+        s.client !== undefined && s.client !== caller
+          ? [`started by ${JSON.stringify(s.client)}`]
+          : [];
       const foreground = s.foreground
         ? [`foreground: ${s.foreground.command} (${s.foreground.pid})`]
         : [];
       return [
         `${s.sessionId} · ${status} · ${s.cols}x${s.rows} · pid ${s.pid} · ${what} · cwd ${s.cwd}`,
         ...foreground,
+        ...starter,
         ...people,
       ].join(' · ');
     })

@@ -26,6 +26,8 @@ export interface StartRequest {
   readonly rows: number;
   /** Record this session even when the server does not record every session. */
   readonly record?: boolean | undefined;
+  /** The name the starting MCP client gave in its initialize, for terminal_list. */
+  readonly client?: string | undefined;
 }
 
 export interface RegistryOptions {
@@ -51,6 +53,8 @@ export class SessionRegistry {
   private readonly _closingIds = new Map<string, Promise<void>>();
   private readonly _starts = new Set<Promise<unknown>>();
   private readonly _lastUsed = new Map<string, number>();
+  /** Which MCP client started each session (its initialize name), when it gave one. */
+  private readonly _clients = new Map<string, string>();
   /** The last REMEMBERED_CLOSES closed ids, oldest first, and who closed each. */
   private readonly _closed = new Map<string, CloseCause>();
   private readonly _now: () => number;
@@ -126,6 +130,7 @@ export class SessionRegistry {
     }
     this._sessions.set(id, session);
     this._lastUsed.set(id, this._now());
+    if (request.client) this._clients.set(id, request.client);
     this._changed();
     return session;
   }
@@ -180,7 +185,10 @@ export class SessionRegistry {
   }
 
   list(): SessionInfo[] {
-    return [...this._sessions.values()].map((s) => s.info());
+    return [...this._sessions.values()].map((s) => {
+      const client = this._clients.get(s.id);
+      return client === undefined ? s.info() : { ...s.info(), client };
+    });
   }
 
   /**
@@ -195,6 +203,7 @@ export class SessionRegistry {
     }
     this._sessions.delete(sessionId);
     this._lastUsed.delete(sessionId);
+    this._clients.delete(sessionId);
     this._closed.set(sessionId, cause);
     if (this._closed.size > REMEMBERED_CLOSES) {
       this._closed.delete(this._closed.keys().next().value as string);

@@ -44,6 +44,8 @@ export interface StartOptions {
   readonly defaults: StartDefaults;
   readonly launch: LaunchDefaults;
   readonly signal?: AbortSignal | undefined;
+  /** The starting MCP client's name, for terminal_list. */
+  readonly client?: string | undefined;
   readonly onProgress?: ((elapsedMs: number, timeoutMs: number, what: string) => void) | undefined;
 }
 
@@ -87,6 +89,7 @@ export async function runStart(
     cols: request.cols ?? options.defaults.defaultCols,
     rows: request.rows ?? options.defaults.defaultRows,
     record: request.record,
+    client: options.client,
   });
   const scrollbackLines = request.scrollbackLines ?? 0;
   let snapshot: Snapshot;

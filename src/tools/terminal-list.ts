@@ -30,6 +30,6 @@ export const terminalList = defineTool({
         ...(attach ? { attach } : {}),
       };
     });
-    return { structured: { sessions }, text: formatSessionList(sessions) };
+    return { structured: { sessions }, text: formatSessionList(sessions, ctx.clientName?.()) };
   },
 });

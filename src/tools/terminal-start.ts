@@ -39,6 +39,7 @@ export const terminalStart = defineTool({
       defaults: ctx.config,
       launch: ctx.launchDefaults,
       signal: ctx.signal,
+      client: ctx.clientName?.(),
       onProgress: ctx.progress,
     });
     const { session, snapshot, timedOut, inputRequired, closed } = outcome;

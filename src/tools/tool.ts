@@ -19,6 +19,8 @@ export interface ToolContext {
   readonly launchDefaults: LaunchDefaults;
   /** The command a person runs to attach to a session; absent when attach is off. */
   readonly attachCommand?: AttachCommand | undefined;
+  /** The calling MCP client's name from its initialize (at most 100 characters), if it gave one. */
+  readonly clientName?: (() => string | undefined) | undefined;
   /** Aborts when the client cancels the request. */
   readonly signal: AbortSignal;
   /** Sends a progress notification, when the client asked for them (a progress token). */

@@ -88,8 +88,21 @@ describe('MCP over HTTP', () => {
     const b = await connectHttp(server.url, token, 'client-b');
     const listed = await b.call('terminal_list');
     assert.deepEqual(
-      listed.data.sessions?.map((s) => s.sessionId),
-      [id],
+      listed.data.sessions?.map((s) => [s.sessionId, s.client]),
+      [[id, 'client-a']],
+      'the list says which client started the session',
+    );
+    assert.match(listed.text, /started by "client-a"/);
+    const own = await b.start({ command: 'cat', login: false, settleMs: 0 });
+    const mine = await b.call('terminal_list');
+    assert.equal(mine.data.sessions?.find((s) => s.sessionId === own.id)?.client, 'client-b');
+    assert.equal(
+      mine.text
+        .split('\n')
+        .find((line) => line.startsWith(`${own.id} `))
+        ?.includes('started by'),
+      false,
+      'a session the caller started does not name its starter in the text',
     );
     await b.input(id, [
       { type: 'text', text: 'x + 1' },

@@ -25,6 +25,8 @@ export const sessionInfoSchema = lazy(() =>
     watchers: z.int().optional(),
     personTyped: z.boolean().optional(),
     attach: z.string().optional(),
+    /** The MCP client that started the session: the name it gave in initialize. */
+    client: z.string().optional(),
   }),
 );
 

@@ -179,6 +179,7 @@ describe('terminal_snapshot, terminal_resize, terminal_list and terminal_close h
     );
     const [entry] = sessions;
     assert.deepEqual(Object.keys(entry ?? {}).sort(), [
+      'client',
       'cols',
       'command',
       'cwd',
@@ -189,6 +190,11 @@ describe('terminal_snapshot, terminal_resize, terminal_list and terminal_close h
       'status',
     ]);
     assert.equal(entry?.command, LINES);
+    assert.equal(
+      entry?.client,
+      'agent-tty-handler-tests',
+      'the name the client gave in initialize',
+    );
     assert.equal(entry?.status, 'running');
     assert.equal(entry?.cwd, process.cwd());
     assert.ok(Number.isInteger(entry?.pid));

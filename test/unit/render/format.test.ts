@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatProgress, formatSnapshot, settleText } from '../../../src/render/format.js';
+import {
+  formatProgress,
+  formatSessionList,
+  formatSnapshot,
+  settleText,
+} from '../../../src/render/format.js';
 import { snapshotOf } from '../../helpers/fakes.js';
 
 const blankRows = (n: number) => Array.from({ length: n }, () => '');
@@ -241,5 +246,33 @@ describe('formatProgress: where a wait matched', () => {
       waits: [{ actionIndex: 0, reason: 'matched', elapsedMs: 5321, match: { text: 'ok' } }],
     }).split('\n')[1];
     assert.equal(line, 'wait #0: matched "ok" after 5.3 s');
+  });
+});
+
+describe('formatSessionList: who started a session', () => {
+  const session = (id: string, client?: string) => ({
+    sessionId: id,
+    command: 'cat',
+    cwd: '/tmp',
+    cols: 80,
+    rows: 24,
+    status: 'running' as const,
+    pid: 42,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    ...(client === undefined ? {} : { client }),
+  });
+
+  it('names the client only of sessions another client started', () => {
+    const lines = formatSessionList(
+      [session('t1', 'claude-code'), session('t2', 'codex'), session('t3')],
+      'codex',
+    ).split('\n');
+    assert.match(lines[0] ?? '', /· started by "claude-code"/);
+    assert.doesNotMatch(lines[1] ?? '', /started by/);
+    assert.doesNotMatch(lines[2] ?? '', /started by/);
+  });
+
+  it('names every starter to a caller that gave no name', () => {
+    assert.match(formatSessionList([session('t1', 'codex')]), /started by "codex"/);
   });
 });
