@@ -8,7 +8,13 @@ import module from 'node:module';
 import { isatty } from 'node:tty';
 import { MIN_NODE_MAJOR } from './cli/doctor.js';
 import type { HttpSetup } from './serve-http.js';
-import { formatOptionsHelp, loadConfig } from './shared/config.js';
+import {
+  type Config,
+  DEFAULT_CONFIG,
+  formatOptionsHelp,
+  HTTP_DEFAULT_CONFIG,
+  loadConfig,
+} from './shared/config.js';
 import { TerminalError } from './shared/errors.js';
 import type { HttpAddress } from './shared/http-address.js';
 import { createLogger } from './shared/log.js';
@@ -102,9 +108,10 @@ function helpText(): string {
 function loadConfigOrFail(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
+  defaults?: Config,
 ): ReturnType<typeof loadConfig> {
   try {
-    return loadConfig(argv, env);
+    return loadConfig(argv, env, defaults);
   } catch (err) {
     if (err instanceof TerminalError) fail(err.message);
     throw err;
@@ -181,7 +188,11 @@ async function main(argv: string[]): Promise<void> {
     process.exit(await runTestCommand(argv.slice(1), loadConfigOrFail([], process.env)));
   }
   const serveArgs = argv[0] === 'serve' ? parseServeArgsOrFail(argv.slice(1)) : undefined;
-  const config = loadConfigOrFail(serveArgs?.rest ?? argv, process.env);
+  const config = loadConfigOrFail(
+    serveArgs?.rest ?? argv,
+    process.env,
+    serveArgs?.http ? HTTP_DEFAULT_CONFIG : DEFAULT_CONFIG,
+  );
   restartWithBoundedYoungGeneration();
   const http = serveArgs?.http && (await prepareHttpOrFail(serveArgs.http, serveArgs.tokenFile));
   // After the restart, which would print it twice. Clients start the server with piped stdin.

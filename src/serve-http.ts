@@ -6,6 +6,7 @@
  */
 import type { Front } from './serve.js';
 import { createServer, type ServerDeps } from './server.js';
+import { formatDuration } from './shared/duration.js';
 import { formatHttpAuthority, type HttpAddress } from './shared/http-address.js';
 import { HttpMcpServer, MCP_PATH } from './transport/http-server.js';
 import {
@@ -39,8 +40,11 @@ export function prepareHttp(
   return { address, token: resolveToken({ env, tokenFile, storePath: defaultTokenPath(env) }) };
 }
 
-/** What a person reads on stderr once the server listens: where, and how to register it. */
-export function httpBanner(setup: HttpSetup, port: number): string[] {
+/**
+ * What a person reads on stderr once the server listens: where, how to register it, and how long
+ * a session nobody uses is kept.
+ */
+export function httpBanner(setup: HttpSetup, port: number, idleTimeoutMs: number): string[] {
   const url = `http://${formatHttpAuthority({ host: setup.address.host, port })}${MCP_PATH}`;
   const { token } = setup;
   // The token itself is shown only the once it is made; after that, the file it is in.
@@ -58,6 +62,9 @@ export function httpBanner(setup: HttpSetup, port: number): string[] {
     'agent-tty: register it with',
     `  claude mcp add --transport http agent-tty ${url} --header "Authorization: Bearer ${value}"`,
     `  codex mcp add agent-tty --url ${url} --bearer-token-env-var ${TOKEN_ENV}   (with ${TOKEN_ENV} set to the token in codex's environment)`,
+    idleTimeoutMs > 0
+      ? `agent-tty: a terminal no tool call names for ${formatDuration(idleTimeoutMs)} is closed (--idle-timeout MS; 0 = never)`
+      : 'agent-tty: terminals stay open until closed or the server stops (--idle-timeout 0)',
   );
   return lines;
 }
@@ -78,7 +85,7 @@ export async function startHttpFront(setup: HttpSetup, deps: ServerDeps): Promis
     },
   });
   if (deps.config.logLevel !== 'silent') {
-    process.stderr.write(`${httpBanner(setup, http.port).join('\n')}\n`);
+    process.stderr.write(`${httpBanner(setup, http.port, deps.config.idleTimeoutMs).join('\n')}\n`);
   }
   return { clientName: () => latestClient, close: () => http.close() };
 }

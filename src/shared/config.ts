@@ -63,6 +63,16 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   attach: true,
 });
 
+/**
+ * `serve --http`'s defaults: the same, except that sessions no tool call has named for a day
+ * close. Over stdio a session ends with its client; over HTTP it outlives every client, so one
+ * nobody comes back for would otherwise run until the server stops.
+ */
+export const HTTP_DEFAULT_CONFIG: Config = Object.freeze({
+  ...DEFAULT_CONFIG,
+  idleTimeoutMs: 24 * 3600 * 1000,
+});
+
 /** Hard limits of the tool surface; not configurable. */
 export const LIMITS = Object.freeze({
   minCols: 2,
@@ -150,7 +160,7 @@ export const OPTIONS: readonly Option[] = [
     flag: '--idle-timeout',
     env: 'AGENT_TTY_IDLE_TIMEOUT',
     key: 'idleTimeoutMs',
-    help: `close a session after this many ms without a tool call for it (default ${DEFAULT_CONFIG.idleTimeoutMs}: never)`,
+    help: `close a session after this many ms without a tool call for it (default ${DEFAULT_CONFIG.idleTimeoutMs}: never; serve --http: ${HTTP_DEFAULT_CONFIG.idleTimeoutMs}, a day)`,
     parse: integer(0, 30 * 24 * 3600 * 1000),
   },
   {
@@ -229,8 +239,9 @@ function wrapWords(text: string, indent: string, width: number): string[] {
 export function loadConfig(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
+  defaults: Config = DEFAULT_CONFIG,
 ): Config {
-  const values: Record<string, unknown> = { ...DEFAULT_CONFIG };
+  const values: Record<string, unknown> = { ...defaults };
   for (const option of OPTIONS) {
     const raw = env[option.env];
     if (raw !== undefined && raw !== '') values[option.key] = parseWith(option, raw, option.env);

@@ -51,7 +51,30 @@ describe('MCP over HTTP', () => {
     const closed = await c.call('terminal_close', { sessionId: id });
     assert.equal(closed.isError, false, closed.text);
     assert.deepEqual((await c.call('terminal_list')).data.sessions, []);
+    assert.match(
+      server.stderr(),
+      /a terminal no tool call names for 24 h is closed/,
+      'serve --http closes unused terminals after a day by default, and says so',
+    );
     await c.close();
+  });
+
+  it('closes a terminal nobody names for --idle-timeout, and says so to the next call', async () => {
+    const server = await startHttpServer({
+      env: { AGENT_TTY_TOKEN: token },
+      args: ['--idle-timeout', '1000'],
+    });
+    servers.push(server);
+    const c = await connectHttp(server.url, token);
+    const { id } = await c.start({ command: 'cat', login: false, settleMs: 0 });
+    await c.transport.close();
+    await new Promise((r) => setTimeout(r, 2500));
+    const back = await connectHttp(server.url, token);
+    assert.deepEqual((await back.call('terminal_list')).data.sessions, []);
+    const gone = await back.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
+    assert.equal(gone.data.error?.code, 'SESSION_NOT_FOUND');
+    assert.match(gone.text, /idle/);
+    await back.close();
   });
 
   it('does not pass AGENT_TTY_TOKEN to the programs it runs', async () => {

@@ -22,7 +22,11 @@ describe('httpBanner', () => {
 
   it('shows a generated token in the claude line, and only there', () => {
     const value = 'a'.repeat(64);
-    const lines = httpBanner({ address, token: { value, source: 'generated', path: '/s/t' } }, 81);
+    const lines = httpBanner(
+      { address, token: { value, source: 'generated', path: '/s/t' } },
+      81,
+      0,
+    );
     assert.equal(lines[0], 'agent-tty: serving MCP over HTTP at http://[::1]:81/mcp');
     assert.ok(
       lines.includes(
@@ -41,10 +45,24 @@ describe('httpBanner', () => {
 
   it('names where a token it did not make is, never the token', () => {
     const value = 'b'.repeat(64);
-    const stored = httpBanner({ address, token: { value, source: 'stored', path: '/s/t' } }, 81);
+    const stored = httpBanner({ address, token: { value, source: 'stored', path: '/s/t' } }, 81, 0);
     assert.ok(stored.some((l) => l.includes('Bearer $(cat /s/t)')));
-    const env = httpBanner({ address, token: { value, source: 'env', path: undefined } }, 81);
+    const env = httpBanner({ address, token: { value, source: 'env', path: undefined } }, 81, 0);
     assert.ok(env.some((l) => l.includes('Bearer $AGENT_TTY_TOKEN')));
     assert.equal([...stored, ...env].join('\n').includes(value), false);
+  });
+
+  it('says how long an unused terminal is kept, and how to change it', () => {
+    const token = { value: 'c'.repeat(64), source: 'env' as const, path: undefined };
+    assert.ok(
+      httpBanner({ address, token }, 81, 24 * 3600 * 1000).includes(
+        'agent-tty: a terminal no tool call names for 24 h is closed (--idle-timeout MS; 0 = never)',
+      ),
+    );
+    assert.ok(
+      httpBanner({ address, token }, 81, 0).includes(
+        'agent-tty: terminals stay open until closed or the server stops (--idle-timeout 0)',
+      ),
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   type Config,
   DEFAULT_CONFIG,
   formatOptionsHelp,
+  HTTP_DEFAULT_CONFIG,
   loadConfig,
   OPTIONS,
 } from '../../../src/shared/config.js';
@@ -15,6 +16,21 @@ describe('loadConfig', () => {
     const config = loadConfig([], {});
     assert.deepEqual(config, DEFAULT_CONFIG);
     assert.ok(Object.isFrozen(config));
+  });
+
+  it('serve --http closes sessions unused for a day unless told otherwise', () => {
+    assert.equal(loadConfig([], {}, HTTP_DEFAULT_CONFIG).idleTimeoutMs, 24 * 3600 * 1000);
+    assert.equal(loadConfig([], {}).idleTimeoutMs, 0, 'stdio keeps them while its client lives');
+    assert.equal(loadConfig(['--idle-timeout', '0'], {}, HTTP_DEFAULT_CONFIG).idleTimeoutMs, 0);
+    assert.equal(
+      loadConfig([], { AGENT_TTY_IDLE_TIMEOUT: '60000' }, HTTP_DEFAULT_CONFIG).idleTimeoutMs,
+      60_000,
+    );
+    assert.deepEqual(
+      { ...HTTP_DEFAULT_CONFIG, idleTimeoutMs: 0 },
+      { ...DEFAULT_CONFIG },
+      'nothing else differs',
+    );
   });
 
   const accepted: [string, string[], Record<string, string>, Partial<Config>][] = [
