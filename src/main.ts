@@ -83,7 +83,8 @@ function helpText(): string {
     'Usage: agent-tty [options]          run the MCP server on stdio',
     '       agent-tty serve --http [HOST:]PORT [--token-file PATH] [options]',
     '                                    serve MCP over HTTP at /mcp (spec/http.md); HOST defaults to',
-    '                                    127.0.0.1; the token is AGENT_TTY_TOKEN, the file, or generated',
+    '                                    127.0.0.1; the token is AGENT_TTY_TOKEN, the file, or generated;',
+    '                                    HTTPS with --tls-cert PATH --tls-key PATH (PEM files)',
     '       agent-tty test SCRIPT.json...  replay test scripts (agent-tty test --help)',
     '       agent-tty attach [SESSION]     watch and type into a session (agent-tty attach --help)',
     '       agent-tty doctor               check this install: node-pty, shell, attach, /proc',
@@ -130,10 +131,11 @@ function parseServeArgsOrFail(argv: readonly string[]): ServeArgs {
 async function prepareHttpOrFail(
   address: HttpAddress,
   tokenFile: string | undefined,
+  tls: ServeArgs['tls'],
 ): Promise<HttpSetup> {
   const { prepareHttp } = await import('./serve-http.js');
   try {
-    return prepareHttp(address, tokenFile, process.env);
+    return prepareHttp(address, tokenFile, process.env, tls);
   } catch (err) {
     fail((err as Error).message);
   }
@@ -194,7 +196,9 @@ async function main(argv: string[]): Promise<void> {
     serveArgs?.http ? HTTP_DEFAULT_CONFIG : DEFAULT_CONFIG,
   );
   restartWithBoundedYoungGeneration();
-  const http = serveArgs?.http && (await prepareHttpOrFail(serveArgs.http, serveArgs.tokenFile));
+  const http =
+    serveArgs?.http &&
+    (await prepareHttpOrFail(serveArgs.http, serveArgs.tokenFile, serveArgs.tls));
   // After the restart, which would print it twice. Clients start the server with piped stdin.
   if (!http && isatty(0) && config.logLevel !== 'silent') {
     process.stderr.write(`${terminalHint()}\n`);

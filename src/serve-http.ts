@@ -9,6 +9,7 @@ import { createServer, type ServerDeps } from './server.js';
 import { formatDuration } from './shared/duration.js';
 import { formatHttpAuthority, type HttpAddress } from './shared/http-address.js';
 import { HttpMcpServer, MCP_PATH } from './transport/http-server.js';
+import { loadTlsFiles, type TlsFiles } from './transport/tls.js';
 import {
   defaultTokenPath,
   resolveToken,
@@ -20,6 +21,8 @@ import {
 export interface HttpSetup {
   readonly address: HttpAddress;
   readonly token: Token;
+  /** HTTPS when given. */
+  readonly tls?: TlsFiles | undefined;
 }
 
 /**
@@ -30,6 +33,7 @@ export function prepareHttp(
   address: HttpAddress,
   tokenFile: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
+  tls?: { readonly cert: string; readonly key: string },
 ): HttpSetup {
   const explicit = (env[TOKEN_ENV] ?? '') !== '' || tokenFile !== undefined;
   if (!address.isLoopback && !explicit) {
@@ -37,7 +41,8 @@ export function prepareHttp(
       `refusing to serve on ${address.host}, which is not a loopback address, without a token you chose: set ${TOKEN_ENV} or pass --token-file PATH (a file of mode 600 holding e.g. the output of openssl rand -hex 32); or serve on 127.0.0.1 and reach it through ssh -L`,
     );
   }
-  return { address, token: resolveToken({ env, tokenFile, storePath: defaultTokenPath(env) }) };
+  const token = resolveToken({ env, tokenFile, storePath: defaultTokenPath(env) });
+  return { address, token, tls: tls && loadTlsFiles(tls.cert, tls.key) };
 }
 
 /**
@@ -45,7 +50,8 @@ export function prepareHttp(
  * a session nobody uses is kept.
  */
 export function httpBanner(setup: HttpSetup, port: number, idleTimeoutMs: number): string[] {
-  const url = `http://${formatHttpAuthority({ host: setup.address.host, port })}${MCP_PATH}`;
+  const scheme = setup.tls ? 'https' : 'http';
+  const url = `${scheme}://${formatHttpAuthority({ host: setup.address.host, port })}${MCP_PATH}`;
   const { token } = setup;
   // The token itself is shown only the once it is made; after that, the file it is in.
   const value =
@@ -54,7 +60,7 @@ export function httpBanner(setup: HttpSetup, port: number, idleTimeoutMs: number
       : token.path !== undefined
         ? `$(cat ${token.path})`
         : `$${TOKEN_ENV}`;
-  const lines = [`agent-tty: serving MCP over HTTP at ${url}`];
+  const lines = [`agent-tty: serving MCP over ${setup.tls ? 'HTTPS' : 'HTTP'} at ${url}`];
   if (token.source === 'generated') {
     lines.push(`agent-tty: generated a token and wrote it to ${token.path} (mode 600)`);
   }
@@ -75,6 +81,7 @@ export async function startHttpFront(setup: HttpSetup, deps: ServerDeps): Promis
   const http = await HttpMcpServer.listen({
     address: setup.address,
     token: setup.token.value,
+    tls: setup.tls,
     logger: deps.logger,
     newEndpoint: () => {
       const server = createServer(deps);

@@ -1,6 +1,6 @@
 /**
- * The options only `agent-tty serve` takes (spec/http.md): `--http [HOST:]PORT` and
- * `--token-file PATH`, taken out of the command line; the rest are the server's usual options
+ * The options only `agent-tty serve` takes (spec/http.md): `--http [HOST:]PORT`,
+ * `--token-file PATH`, `--tls-cert PATH` and `--tls-key PATH`, taken out of the command line; the rest are the server's usual options
  * (config.ts). They have no environment variables on purpose: a variable the user exported must
  * never turn the stdio server a client starts into a network listener.
  */
@@ -13,11 +13,13 @@ export interface ServeArgs {
   readonly http: HttpAddress | undefined;
   /** The file holding the bearer token, absolute; undefined = AGENT_TTY_TOKEN or generated. */
   readonly tokenFile: string | undefined;
+  /** HTTPS: the certificate chain and its private key (PEM files, absolute); both or neither. */
+  readonly tls: { readonly cert: string; readonly key: string } | undefined;
   /** Everything else, for loadConfig. */
   readonly rest: readonly string[];
 }
 
-const FLAGS = ['--http', '--token-file'] as const;
+const FLAGS = ['--http', '--token-file', '--tls-cert', '--tls-key'] as const;
 
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const values: Partial<Record<(typeof FLAGS)[number], string>> = {};
@@ -36,12 +38,26 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     }
     values[flag] = value;
   }
-  if (values['--token-file'] !== undefined && values['--http'] === undefined) {
-    throw new TerminalError('INVALID_ARGUMENT', '--token-file is only for serve --http');
+  for (const flag of ['--token-file', '--tls-cert', '--tls-key'] as const) {
+    if (values[flag] !== undefined && values['--http'] === undefined) {
+      throw new TerminalError('INVALID_ARGUMENT', `${flag} is only for serve --http`);
+    }
+  }
+  const cert = values['--tls-cert'];
+  const key = values['--tls-key'];
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      'HTTPS needs both --tls-cert (the certificate chain) and --tls-key (its private key)',
+    );
   }
   return {
     http: values['--http'] === undefined ? undefined : parseHttpAddress(values['--http']),
     tokenFile: values['--token-file'] === undefined ? undefined : resolve(values['--token-file']),
+    tls:
+      cert === undefined || key === undefined
+        ? undefined
+        : { cert: resolve(cert), key: resolve(key) },
     rest,
   };
 }

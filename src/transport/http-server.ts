@@ -5,7 +5,14 @@
  * session (http-sessions.ts), or gets 404 when that session is unknown so the client initializes
  * again. Listener bounds: HTTP_LIMITS.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { HttpAddress } from '../shared/http-address.js';
@@ -15,6 +22,7 @@ import { readBody } from './http-body.js';
 import { allowedHosts, checkHostAndOrigin } from './http-origin.js';
 import { type McpEndpoint, McpSessions } from './http-sessions.js';
 import { TRANSPORT_LIMITS } from './stdio-transport.js';
+import type { TlsFiles } from './tls.js';
 
 export interface HttpLimits {
   /** Largest request body: the stdio transport's line bound. */
@@ -41,6 +49,8 @@ export const MCP_PATH = '/mcp';
 export interface HttpServerOptions {
   readonly address: HttpAddress;
   readonly token: string;
+  /** Serve HTTPS with this certificate and key (transport/tls.ts); plain HTTP when absent. */
+  readonly tls?: TlsFiles | undefined;
   /** A new MCP server, one per MCP session, all over the same terminals. */
   readonly newEndpoint: () => McpEndpoint;
   readonly logger: Logger;
@@ -83,12 +93,20 @@ export class HttpMcpServer {
   /** Listens at `options.address`; rejects with the system's error (EADDRINUSE…). */
   static async listen(options: HttpServerOptions): Promise<HttpMcpServer> {
     const limits = options.limits ?? HTTP_LIMITS;
-    const http = createServer({
+    const timeouts: ServerOptions = {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       // How often those two are checked; Node's default (30 s) would let a slow client stay 3x longer.
       connectionsCheckingInterval: 1000,
-    });
+    };
+    // A TLS handshake gets the time the headers get (Node's default is 120 s).
+    const http = options.tls
+      ? createHttpsServer({
+          ...timeouts,
+          ...options.tls,
+          handshakeTimeout: limits.headersTimeoutMs,
+        })
+      : createServer(timeouts);
     http.maxConnections = limits.maxConnections;
     const server = new HttpMcpServer(http, options);
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {

@@ -77,7 +77,7 @@ export async function startHttpServer(
     const timer = setTimeout(() => reject(new Error(`no listening line:\n${stderr}`)), 15_000);
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      const found = /serving MCP over HTTP at (\S+)/.exec(stderr);
+      const found = /serving MCP over HTTPS? at (\S+)/.exec(stderr);
       if (found) {
         clearTimeout(timer);
         resolve(found[1] as string);

@@ -17,4 +17,19 @@ describe('parseServeArgs', () => {
     assert.throws(() => parseServeArgs(['--http']), /--http needs a value/);
     assert.throws(() => parseServeArgs(['--http=']), /--http needs a value/);
   });
+
+  it('takes --tls-cert and --tls-key together, absolute, only with --http', () => {
+    const args = parseServeArgs(['--http', '7681', '--tls-cert', 'c.pem', '--tls-key=k.pem']);
+    assert.deepEqual(args.tls, { cert: resolve('c.pem'), key: resolve('k.pem') });
+    assert.deepEqual(args.rest, []);
+    assert.equal(parseServeArgs(['--http', '7681']).tls, undefined);
+    assert.throws(
+      () => parseServeArgs(['--http', '7681', '--tls-key', 'k.pem']),
+      /HTTPS needs both --tls-cert .* and --tls-key/,
+    );
+    assert.throws(
+      () => parseServeArgs(['--tls-cert', 'c.pem', '--tls-key', 'k.pem']),
+      /--tls-cert is only for serve --http/,
+    );
+  });
 });
