@@ -34,6 +34,8 @@ export interface HttpLimits {
   readonly requestTimeoutMs: number;
   /** MCP sessions kept at once; past it the least recently used ends. */
   readonly maxMcpSessions: number;
+  /** Requests open at once on one MCP session (each SSE stream is one); past it, 429. */
+  readonly maxOpenRequestsPerSession: number;
 }
 
 export const HTTP_LIMITS: HttpLimits = Object.freeze({
@@ -42,6 +44,7 @@ export const HTTP_LIMITS: HttpLimits = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   maxMcpSessions: 32,
+  maxOpenRequestsPerSession: 16,
 });
 
 export const MCP_PATH = '/mcp';
@@ -86,6 +89,7 @@ export class HttpMcpServer {
       _options.newEndpoint,
       this._limits.maxMcpSessions,
       _options.logger,
+      this._limits.maxOpenRequestsPerSession,
     );
     this._checkBearer = createBearerCheck(_options.token);
   }
@@ -157,6 +161,19 @@ export class HttpMcpServer {
     const auth = this._checkBearer(req.headers.authorization, url);
     if (!auth.ok) return this._unauthorized(req, res, auth.reason);
     const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      // Counted from here, body and all: a client trickling bodies holds its streams as surely.
+      if (!this._sessions.claim(sessionId)) {
+        req.resume();
+        return refuse(
+          res,
+          429,
+          `too many requests open on this MCP session (at most ${this._limits.maxOpenRequestsPerSession}); retry when one has been answered`,
+          { 'retry-after': '1' },
+        );
+      }
+      res.once('close', () => this._sessions.release(sessionId));
+    }
     if (req.method === 'POST') {
       const read = await readBody(req, this._limits.maxBodyBytes);
       if (!read.ok) {

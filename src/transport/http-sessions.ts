@@ -2,7 +2,8 @@
  * The MCP sessions of the HTTP transport (spec/http.md, Sessions): one SDK Streamable HTTP
  * transport and one MCP server per client that initialized, found by its Mcp-Session-Id. At most
  * `max` are kept; a new one past that ends the one used least recently (its client gets 404 and
- * initializes again). Terminals are not here: they belong to the server's one registry.
+ * initializes again). Each counts its open requests (streams), at most `maxOpen` at once.
+ * Terminals are not here: they belong to the server's one registry.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -20,6 +21,8 @@ interface Entry {
   readonly transport: StreamableHTTPServerTransport;
   readonly endpoint: McpEndpoint;
   lastUsedMs: number;
+  /** Requests of this session not yet answered in full (an SSE stream stays open until closed). */
+  open: number;
 }
 
 export class McpSessions {
@@ -29,8 +32,27 @@ export class McpSessions {
     private readonly _newEndpoint: () => McpEndpoint,
     private readonly _max: number,
     private readonly _logger: Logger,
+    private readonly _maxOpen: number = Number.POSITIVE_INFINITY,
     private readonly _now: () => number = () => performance.now(),
   ) {}
+
+  /**
+   * Counts a request of session `id` as open until `release(id)`: false, counting nothing, when
+   * the session has `maxOpen` open already. An unknown session counts nothing and is true.
+   */
+  claim(id: string): boolean {
+    const entry = this._byId.get(id);
+    if (!entry) return true;
+    if (entry.open >= this._maxOpen) return false;
+    entry.open++;
+    return true;
+  }
+
+  /** Ends what `claim(id)` counted; nothing once the session has ended. */
+  release(id: string): void {
+    const entry = this._byId.get(id);
+    if (entry && entry.open > 0) entry.open--;
+  }
 
   /** The transport of session `id`, marked used; undefined when unknown (ended, or before a restart). */
   find(id: string): StreamableHTTPServerTransport | undefined {
@@ -56,7 +78,7 @@ export class McpSessions {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this._evictBeyond(this._max - 1);
-        this._byId.set(id, { transport, endpoint, lastUsedMs: this._now() });
+        this._byId.set(id, { transport, endpoint, lastUsedMs: this._now(), open: 0 });
         this._logger.info(`MCP session opened (${this._byId.size} open)`);
       },
     });

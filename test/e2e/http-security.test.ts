@@ -178,6 +178,42 @@ describe('HTTP transport: what it refuses', () => {
     assert.match(received, /^HTTP\/1\.1 408 |^$/);
   });
 
+  it('answers 429 past 16 requests open on one MCP session; others and later ones go on', async () => {
+    // Requests whose body never ends hold their place as surely as a long call's stream does.
+    const held = await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        const socket = await openSocket(server.port);
+        socket.write(
+          [
+            'POST /mcp HTTP/1.1',
+            `Host: 127.0.0.1:${server.port}`,
+            `Authorization: Bearer ${token}`,
+            'Content-Type: application/json',
+            'Accept: application/json, text/event-stream',
+            `Mcp-Session-Id: ${sessionId}`,
+            'Content-Length: 1000',
+            '',
+            '{"jsonrpc":',
+          ].join('\r\n'),
+        );
+        return socket;
+      }),
+    );
+    await sleep(200);
+    const refused = await attempt();
+    assert.equal(refused.status, 429);
+    assert.equal(refused.ran, false, 'the refused call ran nothing');
+    assert.equal(refused.headers['retry-after'], '1');
+    const other = await connectHttp(server.url, token, 'another-client');
+    assert.equal((await other.call('terminal_list')).isError, false, 'another MCP session goes on');
+    await other.close();
+    for (const socket of held) socket.destroy();
+    await sleep(200);
+    const after = await attempt();
+    assert.equal(after.status, 200, 'the session takes requests again once they have gone');
+    assert.equal(after.ran, true);
+  });
+
   it('never writes the token to its log', () => {
     assert.ok(server.stderr().includes('refused a request'), 'the refusals were logged');
     assert.equal(server.stderr().includes(token), false, server.stderr());
