@@ -20,6 +20,7 @@ const SOLO = new Set([
   'early-stop.test.js',
   'early-stop-programs.test.js',
   'guarantees.test.js',
+  'http-flood.test.js',
   'load.test.js',
   'lossless.test.js',
   'output-memory.test.js',
