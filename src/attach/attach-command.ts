@@ -10,6 +10,7 @@ import { listServers } from './attach-client.js';
 import { runAttachLoop } from './attach-loop.js';
 import { formatListing, pickServer } from './listing.js';
 import { checkSocketDir, checkSocketDirPath, socketDir } from './socket-dir.js';
+import { readTerminalSize } from './terminal-size.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -62,7 +63,9 @@ export async function runAttachCommand(argv: readonly string[], env: Env): Promi
   }
   const listing = await listServers(dir);
   if (target === undefined) {
-    stdout.write(formatListing(listing, dir, stdout.isTTY ? stdout.columns : undefined));
+    // A terminal that has not reported its width (0) gets lines of any length.
+    const width = stdout.isTTY ? readTerminalSize(stdout.columns, stdout.rows)?.cols : undefined;
+    stdout.write(formatListing(listing, dir, width));
     return 0;
   }
   const picked = pickServer(listing, target, dir);

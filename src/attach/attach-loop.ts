@@ -2,22 +2,38 @@
  * Attached: the session's frames to the person's terminal, what they type to the server, until
  * the detach key (Ctrl-\), the program's exit, the session's close or the server's end, each told
  * in one line on stderr. Takes the terminal's streams (process.stdin/stdout/stderr, which the
- * command has checked are a terminal), so it runs against any streams.
- * @see spec/attach.md (The command)
+ * command has checked are a terminal), so it runs against any streams. A terminal that has not
+ * reported its size is given a moment for it before attaching, and sizes it does not know are
+ * never sent as changes (terminal-size.ts).
+ * @see spec/attach.md (The command, Size)
  */
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { openServerConnection, type ServerEntry } from './attach-client.js';
 import { RESTORE_TERMINAL } from './frame.js';
 import { encode, MAX_INPUT_CHUNK, type ServerMessage } from './protocol.js';
+import { readTerminalSize, type TerminalSize } from './terminal-size.js';
 
 /** Ctrl-\ : leaves the session running and the person back in their shell. */
 const DETACH_BYTE = 0x1c;
+/**
+ * How long a terminal that reports no size (0x0) is given to report one before attaching without
+ * it: `docker exec -t` sets it a moment after the start (its client retries for about a second).
+ */
+export const SIZE_WAIT_MS = 1000;
+/** What an `attach` request says for a size the terminal has not reported. */
+const UNKNOWN_SIZE: TerminalSize = { cols: 0, rows: 0 };
 
-/** The person's terminal: its keys, its screen (its size; 'resize' on a change), where notes go. */
+/** The person's terminal's screen: its size (undefined when unreadable; 'resize' on a change). */
+type TerminalOut = Writable & {
+  readonly columns: number | undefined;
+  readonly rows: number | undefined;
+};
+
+/** The person's terminal: its keys, its screen, where notes go. */
 interface TerminalStreams {
   readonly stdin: Readable & { setRawMode(raw: boolean): unknown };
-  readonly stdout: Writable & { readonly columns: number; readonly rows: number };
+  readonly stdout: TerminalOut;
   readonly stderr: Writable;
 }
 
@@ -29,9 +45,44 @@ interface AttachTarget {
 }
 
 /** Attaches the terminal to the session; resolves with the command's exit code. */
-export function runAttachLoop(
+export async function runAttachLoop(
+  streams: TerminalStreams,
+  target: AttachTarget,
+  sizeWaitMs = SIZE_WAIT_MS,
+): Promise<number> {
+  const size =
+    readTerminalSize(streams.stdout.columns, streams.stdout.rows) ??
+    (await waitForTerminalSize(streams.stdout, sizeWaitMs));
+  return attach(streams, target, size ?? UNKNOWN_SIZE);
+}
+
+/**
+ * Resolves with the terminal's size once it reports one, or undefined after `ms`; says on the
+ * terminal what it waits for, and takes that line away again.
+ */
+function waitForTerminalSize(stdout: TerminalOut, ms: number): Promise<TerminalSize | undefined> {
+  const line = `agent-tty attach: waiting for this terminal's size (it says ${stdout.columns ?? '?'}x${stdout.rows ?? '?'})`;
+  stdout.write(line);
+  return new Promise((resolve) => {
+    const done = (size: TerminalSize | undefined) => {
+      clearTimeout(timer);
+      stdout.off('resize', onResize);
+      stdout.write('\r\x1b[2K');
+      resolve(size);
+    };
+    const onResize = () => {
+      const size = readTerminalSize(stdout.columns, stdout.rows);
+      if (size) done(size);
+    };
+    const timer = setTimeout(() => done(undefined), ms);
+    stdout.on('resize', onResize);
+  });
+}
+
+function attach(
   { stdin, stdout, stderr }: TerminalStreams,
   { server, sessionId, readOnly }: AttachTarget,
+  size: TerminalSize,
 ): Promise<number> {
   return new Promise((resolve) => {
     const decoder = new StringDecoder('utf8');
@@ -79,7 +130,10 @@ export function runAttachLoop(
       }
     };
     const onResize = () => {
-      socket.write(encode({ type: 'size', cols: stdout.columns, rows: stdout.rows }));
+      // A terminal back to no size (0x0) keeps the last one it reported (a server older than
+      // sizes not known refuses 0).
+      const now = readTerminalSize(stdout.columns, stdout.rows);
+      if (now) socket.write(encode({ type: 'size', ...now }));
     };
     const onMessage = (message: ServerMessage) => {
       switch (message.type) {
@@ -108,7 +162,7 @@ export function runAttachLoop(
     const socket = openServerConnection(
       server.path,
       server.pid,
-      { type: 'attach', sessionId, readOnly, cols: stdout.columns, rows: stdout.rows },
+      { type: 'attach', sessionId, readOnly, ...size },
       {
         message: onMessage,
         error: (err) =>

@@ -5,8 +5,9 @@
  * types is encoded as the program expects. Each row is drawn from its first column with absolute
  * positioning, so a terminal larger than the session shows the screen exactly in its top-left
  * corner (with a status line below it when there is a row to spare); a smaller one is told, in
- * words, how large it must be, and shown the line the cursor is on. A frame is one synchronized update (DEC mode 2026): terminals
- * that know it show it at once.
+ * words, how large it must be, and shown the line the cursor is on; so is one that has not
+ * reported its size (0x0), drawn line after line since where its lines wrap is not known. A frame
+ * is one synchronized update (DEC mode 2026): terminals that know it show it at once.
  */
 import {
   INITIAL_MODES,
@@ -33,6 +34,11 @@ export interface ScreenView {
    * `firstColumn` (0-based) so that it holds the cursor.
    */
   readonly cursorLine?: { readonly text: string; readonly firstColumn: number };
+  /**
+   * For a terminal that has not reported its size: the cursor's whole row as plain text (as
+   * `cursorLine`), the cells before the cursor and those from it on, trailing blanks dropped.
+   */
+  readonly cursorRow?: { readonly before: string; readonly after: string };
 }
 
 /** What the watcher's terminal shows after a frame: the next frame draws the difference. */
@@ -44,7 +50,7 @@ export interface FrameState {
 }
 
 export interface FrameLayout {
-  /** The watcher terminal's size. */
+  /** The watcher terminal's size; 0 in either: not reported yet (isSizeUnknown). */
   readonly cols: number;
   readonly rows: number;
   /** One line about the attachment, shown below the screen when there is room. */
@@ -89,6 +95,11 @@ export function inputModeSequence(modes: TerminalModes): string {
 /** What leaves the watcher's terminal as it was: every mode a frame may set, back to default. */
 export const RESTORE_TERMINAL = `${CSI}0m${inputModeSequence(INITIAL_MODES)}${CSI}?25h`;
 
+/** Whether a watcher's terminal has not reported its size: 0 in either (spec/attach.md, Size). */
+export function isSizeUnknown(size: { readonly cols: number; readonly rows: number }): boolean {
+  return size.cols === 0 || size.rows === 0;
+}
+
 /** Cuts `text` to `width` characters (code points). */
 function fit(text: string, width: number): string {
   const chars = [...text];
@@ -120,6 +131,7 @@ export function composeFrame(
   layout: FrameLayout,
   previous: FrameState | undefined,
 ): { data: string; state: FrameState } {
+  if (isSizeUnknown(layout)) return composeUnsizedFrame(view, layout, previous);
   const tooSmall = layout.cols < view.cols || layout.rows < view.rows;
   const layoutKey = `${tooSmall}|${view.cols}x${view.rows}|${layout.cols}x${layout.rows}|${layout.status}`;
   const redraw = previous === undefined || previous.layout !== layoutKey;
@@ -182,6 +194,40 @@ export function composeFrame(
     return { data: previous.cursor === cursor ? '' : cursor, state };
   }
   const data = `${CSI}?2026h${CSI}?25l${body}${modesChanged ? inputModes : ''}${cursor}${CSI}?2026l`;
+  return { data, state };
+}
+
+/**
+ * The frame for a terminal that has not reported its size: the notice and the line with the
+ * cursor, written from the top line after line (the terminal wraps them where it must), the
+ * cursor put back in that line with DECSC/DECRC (save and restore). Every change redraws it all.
+ */
+function composeUnsizedFrame(
+  view: ScreenView,
+  layout: FrameLayout,
+  previous: FrameState | undefined,
+): { data: string; state: FrameState } {
+  const layoutKey = `unknown|${view.cols}x${view.rows}|${layout.cols}x${layout.rows}`;
+  const inputModes = inputModeSequence(view.modes);
+  const { before, after } = view.cursorRow ?? { before: '', after: '' };
+  const cursor = `${CSI}?25${view.cursor.visible ? 'h' : 'l'}`;
+  const rows = [`row ${view.cursor.row}`, before, after];
+  const state = { layout: layoutKey, rows, inputModes, cursor };
+  if (
+    previous?.layout === layoutKey &&
+    previous.inputModes === inputModes &&
+    previous.cursor === cursor &&
+    rows.every((row, i) => previous.rows[i] === row)
+  ) {
+    return { data: '', state };
+  }
+  const message =
+    `agent-tty: this terminal has not reported its size (it says ${layout.cols}x${layout.rows}), ` +
+    `so the screen of this ${view.cols}x${view.rows} session is not shown yet. Resizing the window ` +
+    `usually makes it report one; what you type still reaches the program. ${layout.detachHint}`;
+  const label = `the line with the cursor (row ${view.cursor.row + 1} of ${view.rows}):`;
+  const body = `${CSI}0m${CSI}H${CSI}2J${message}\r\n\r\n${label}\r\n${before}${ESC}7${after}${ESC}8`;
+  const data = `${CSI}?2026h${CSI}?25l${body}${inputModes}${cursor}${CSI}?2026l`;
   return { data, state };
 }
 

@@ -15,9 +15,16 @@ export const MAX_SERVER_LINE_BYTES = 64 * 1024 * 1024;
 /** Largest piece of typed input one `input` message carries. */
 export const MAX_INPUT_CHUNK = 16 * 1024;
 
+/** The largest terminal size a message gives (a larger terminal sends this). */
+export const MAX_TERMINAL_SIZE = 10_000;
+
+/**
+ * The person's terminal size. 0 in either stands for a size the terminal has not reported yet
+ * (`docker exec -t` starts at 0x0): the server shows such a terminal no screen until a size comes.
+ */
 const size = {
-  cols: z.int().min(1).max(10_000),
-  rows: z.int().min(1).max(10_000),
+  cols: z.int().min(0).max(MAX_TERMINAL_SIZE),
+  rows: z.int().min(0).max(MAX_TERMINAL_SIZE),
 };
 
 /**

@@ -10,7 +10,7 @@
 import type { Socket } from 'node:net';
 import { makeTextSafe } from '../screen/text-safety.js';
 import type { Session } from '../session/session.js';
-import { composeFrame, type FrameState } from './frame.js';
+import { composeFrame, type FrameState, isSizeUnknown } from './frame.js';
 import { encode, type ServerMessage } from './protocol.js';
 
 /** Least time between two frames to one watcher. */
@@ -120,6 +120,8 @@ export class Watcher {
     const started = performance.now();
     this._lastFrameAt = started;
     const cursor = session.screen.cursor();
+    // A size not reported yet (0) is too small for any screen.
+    const unsized = isSizeUnknown({ cols: this._cols, rows: this._rows });
     const tooSmall = this._cols < session.screen.cols || this._rows < session.screen.rows;
     const { data, state } = composeFrame(
       {
@@ -128,7 +130,11 @@ export class Watcher {
         rowSequences: tooSmall ? [] : session.screen.serializeRows(),
         cursor,
         modes: session.screen.modes(),
-        ...(tooSmall ? { cursorLine: this._cursorLine(cursor) } : {}),
+        ...(unsized
+          ? { cursorRow: this._cursorRow(cursor) }
+          : tooSmall
+            ? { cursorLine: this._cursorLine(cursor) }
+            : {}),
       },
       {
         cols: this._cols,
@@ -168,6 +174,16 @@ export class Watcher {
     return {
       text: this._session.screen.drawnText(cursor.row, firstColumn, this._cols),
       firstColumn,
+    };
+  }
+
+  /** The cursor's whole row, for a terminal of unknown size: the cells before the cursor, the rest. */
+  private _cursorRow(cursor: { row: number; column: number }): { before: string; after: string } {
+    const { screen } = this._session;
+    const column = Math.min(cursor.column, screen.cols);
+    return {
+      before: screen.drawnText(cursor.row, 0, column),
+      after: screen.drawnText(cursor.row, column, screen.cols - column).trimEnd(),
     };
   }
 

@@ -36,9 +36,14 @@ export interface WatcherTerminal {
   kill(): void;
 }
 
+/**
+ * `cols` x `rows`: the size of the person's screen. With `sizeUnknown`, the terminal reports 0x0
+ * until the first `resize` (as `docker exec -t` and some `kubectl exec -t` give it at first): a
+ * shell sets that size with stty, then runs the CLI in its place.
+ */
 export function openWatcher(
   args: string[],
-  options: { env: Record<string, string>; cols: number; rows: number },
+  options: { env: Record<string, string>; cols: number; rows: number; sizeUnknown?: boolean },
 ): WatcherTerminal {
   const screen = new Screen({
     cols: options.cols,
@@ -49,7 +54,11 @@ export function openWatcher(
   const bare = createTerminal({ cols: options.cols, rows: options.rows, scrollback: 0 });
   let raw = '';
   let code: number | undefined;
-  const child = pty.spawn(process.execPath, [SERVER, 'attach', ...args], {
+  const command = [process.execPath, SERVER, 'attach', ...args];
+  const [file, ...argv] = options.sizeUnknown
+    ? ['/bin/sh', '-c', 'stty rows 0 cols 0 && exec "$@"', 'sh', ...command]
+    : command;
+  const child = pty.spawn(file as string, argv, {
     name: 'xterm-256color',
     cols: options.cols,
     rows: options.rows,

@@ -125,6 +125,77 @@ describe('runAttachLoop', () => {
     await s.close();
   });
 
+  it('waits for a terminal that reports 0x0 to report its size, then asks with it', async () => {
+    const s = await server();
+    const t = terminal(0, 0);
+    const code = runAttachLoop(
+      t.streams,
+      { server: { path: s.path, pid: pidOf(s) }, sessionId: 't1', readOnly: false },
+      60_000,
+    );
+    const waiting = "agent-tty attach: waiting for this terminal's size (it says 0x0)";
+    await waitUntil(() => t.out() === waiting, 'the wait told');
+    // Resized to no size again: still waiting.
+    t.streams.stdout.emit('resize');
+    Object.assign(t.streams.stdout, { columns: 100, rows: 30 });
+    t.streams.stdout.emit('resize');
+    await waitUntil(() => t.out().includes(ENTER), 'the alternate screen entered');
+    assert.ok(t.out().startsWith(`${waiting}\r\x1b[2K\x1b[22;0t`), 'the line taken away');
+    assert.deepEqual(s.received[0], {
+      type: 'attach',
+      sessionId: 't1',
+      readOnly: false,
+      cols: 100,
+      rows: 30,
+    });
+    assert.equal(t.streams.stdout.listenerCount('resize'), 1, 'only the attached one');
+    t.streams.stdin.write(DETACH);
+    assert.equal(await code, 0);
+    await s.close();
+  });
+
+  it('asks with 0x0 (not known) when no size comes in time, and never sends a size it does not know', async () => {
+    const s = await server();
+    const t = terminal();
+    // Node leaves a size it could not read undefined.
+    Object.assign(t.streams.stdout, { columns: undefined, rows: undefined });
+    const code = runAttachLoop(
+      t.streams,
+      { server: { path: s.path, pid: pidOf(s) }, sessionId: 't1', readOnly: false },
+      50,
+    );
+    await waitUntil(() => t.out().includes(ENTER), 'the alternate screen entered');
+    assert.match(t.out(), /it says \?x\?/);
+    assert.deepEqual(s.received[0], {
+      type: 'attach',
+      sessionId: 't1',
+      readOnly: false,
+      cols: 0,
+      rows: 0,
+    });
+    const resize = (columns: number, rows: number) => {
+      Object.assign(t.streams.stdout, { columns, rows });
+      t.streams.stdout.emit('resize');
+    };
+    resize(0, 0);
+    resize(90, 0);
+    resize(90, 20);
+    resize(0, 0);
+    resize(91, 20);
+    await waitUntil(() => s.received.filter((m) => m.type === 'size').length === 2, 'sizes sent');
+    t.streams.stdin.write(DETACH);
+    assert.equal(await code, 0);
+    await s.ended();
+    assert.deepEqual(
+      s.received.filter((m) => m.type === 'size'),
+      [
+        { type: 'size', cols: 90, rows: 20 },
+        { type: 'size', cols: 91, rows: 20 },
+      ],
+    );
+    await s.close();
+  });
+
   it('read-only: says so in the title and sends no key, but Ctrl-\\ still detaches', async () => {
     const s = await server();
     const t = await attached(s, true);

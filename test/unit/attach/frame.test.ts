@@ -154,6 +154,37 @@ describe('composeFrame', () => {
     assert.equal(grid.cursor.visible, false);
   });
 
+  it('tells a terminal that has not reported its size so, line after line, with the line with the cursor', async () => {
+    const unsized = { ...LAYOUT, cols: 0, rows: 0 };
+    const at = (before: string, after: string, visible = true) =>
+      view(['', '', ''], {
+        cols: 60,
+        cursor: { row: 2, column: [...before].length, visible },
+        cursorRow: { before, after },
+      });
+    const first = composeFrame(at('name? ', ''), unsized, undefined);
+    assert.doesNotMatch(first.data, /\[\d+;\d+H/, 'no place on a screen of unknown size');
+    // Drawn here on a 40-column terminal: it wraps the notice where it must.
+    const { grid } = await render(40, 20, first.data);
+    assert.match(first.data, /this terminal has not reported its size \(it says 0x0\)/);
+    assert.match(first.data, /what you type still reaches the program\. Ctrl-\\ detaches\./);
+    assert.match(grid.screen[0] ?? '', /^agent-tty: this terminal has not/, 'from the top');
+    const label = grid.screen.indexOf('the line with the cursor (row 3 of 3):');
+    assert.ok(label > 0, grid.screen.join('\n'));
+    assert.equal(grid.screen[label + 1], 'name?');
+    assert.deepEqual(grid.cursor, { row: label + 2, column: 7, visible: true });
+    assert.equal(composeFrame(at('name? ', ''), unsized, first.state).data, '', 'nothing changed');
+    // The cursor inside the line: put back where it is, before the rest of the line.
+    const inside = composeFrame(at('name? a', 'da', false), unsized, first.state);
+    const after = await render(40, 20, first.data, inside.data);
+    assert.equal(after.grid.screen[label + 1], 'name? ada');
+    assert.deepEqual(after.grid.cursor, { row: label + 2, column: 8, visible: false });
+    // Once the size comes, everything is drawn for it.
+    const sized = composeFrame(at('name? ada', ''), { ...LAYOUT, cols: 60, rows: 5 }, inside.state);
+    assert.ok(sized.data.includes(`${CSI}2J`));
+    assert.doesNotMatch(sized.data, /has not reported/);
+  });
+
   it('draws a wrapped row exactly on a wider terminal', async () => {
     const { want, grid } = await drawn(
       { cols: 10, rows: 3 },

@@ -17,6 +17,10 @@ describe('attach protocol', () => {
       { type: 'attach', sessionId: 't3', readOnly: true, cols: 80, rows: 24, pid: 7, proofFd: 0 },
       { type: 'input', data: 'ls\r' },
       { type: 'size', cols: 100, rows: 30 },
+      // 0: a size the terminal has not reported yet.
+      { type: 'attach', sessionId: 't3', readOnly: false, cols: 0, rows: 0 },
+      { type: 'size', cols: 0, rows: 0 },
+      { type: 'size', cols: 120, rows: 0 },
     ] as const) {
       const line = encode(message);
       assert.ok(line.endsWith('\n'));
@@ -33,7 +37,9 @@ describe('attach protocol', () => {
       '{"type":"list","extra":1}',
       '{"type":"attach","sessionId":"t1","readOnly":"no","cols":80,"rows":24}',
       '{"type":"attach","sessionId":"","readOnly":false,"cols":80,"rows":24}',
-      '{"type":"size","cols":0,"rows":24}',
+      '{"type":"size","cols":-1,"rows":24}',
+      '{"type":"size","cols":80,"rows":10001}',
+      '{"type":"attach","sessionId":"t1","readOnly":false,"rows":24}',
       '{"type":"size","cols":1.5,"rows":24}',
       '{"type":"list","pid":0,"proofFd":3}',
       '{"type":"list","pid":12,"proofFd":-1}',
