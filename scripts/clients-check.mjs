@@ -258,33 +258,26 @@ async function checkClaude(server, pending) {
   if (!ready) return;
 
   const added = await check('claude mcp add --transport http --header', () => {
-    const header = ['--header', `Authorization: Bearer ${token}`];
-    const out = claude('claude mcp add', [
-      'mcp',
-      'add',
-      '--transport',
-      'http',
-      'agent-tty',
-      server.url,
-      ...header,
-    ]);
+    const add = (name, ...headerArgs) =>
+      claude('claude mcp add', [
+        'mcp',
+        'add',
+        '--transport',
+        'http',
+        name,
+        server.url,
+        ...headerArgs,
+      ]);
+    const out = add('agent-tty', '--header', `Authorization: Bearer ${token}`);
     lineMatching(
       out,
       new RegExp(`^Added HTTP MCP server agent-tty with URL: ${escapeRegExp(server.url)}`),
       'mcp add',
     );
-    // The same server with a wrong token: the list below must show it refused.
-    const wrong = ['--header', `Authorization: Bearer ${randomBytes(32).toString('hex')}`];
-    claude('claude mcp add', [
-      'mcp',
-      'add',
-      '--transport',
-      'http',
-      'wrong-token',
-      server.url,
-      ...wrong,
-    ]);
-    return 'agent-tty, and wrong-token with another token';
+    // The same server with a wrong token, and without the header: the list must show both refused.
+    add('wrong-token', '--header', `Authorization: Bearer ${randomBytes(32).toString('hex')}`);
+    add('no-header');
+    return 'agent-tty; wrong-token with another token; no-header without the header';
   });
   if (!added) return;
 
@@ -297,7 +290,16 @@ async function checkClaude(server, pending) {
     if (!/Failed to connect.*HTTP 401/.test(refused)) {
       throw new Error(`wrong-token not refused with 401: ${refused}`);
     }
-    return `${ok}; wrong-token: Failed to connect (HTTP 401)`;
+    // Without the header Claude looks for OAuth and shows the server's 404 at /register.
+    const noHeader = lineMatching(out, /^no-header: /, 'no-header');
+    if (
+      !/Failed to connect.*HTTP 404.*takes no OAuth: send the header Authorization: Bearer TOKEN/.test(
+        noHeader,
+      )
+    ) {
+      throw new Error(`no-header not told which header to send: ${noHeader}`);
+    }
+    return `${ok}; wrong-token: Failed to connect (HTTP 401); no-header: told it takes no OAuth but the header`;
   });
 
   await check('claude mcp get agent-tty', () => {
