@@ -74,7 +74,15 @@ function install(name) {
   const prefix = join(work, name);
   mkdirSync(prefix);
   // Scripts on: Claude Code's postinstall puts its native binary in place of a stub.
-  const args = ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts=false'];
+  const args = [
+    'install',
+    '--prefix',
+    prefix,
+    '--no-audit',
+    '--no-fund',
+    '--ignore-scripts=false',
+    '--engine-strict=false',
+  ];
   return new Promise((done) => {
     const child = spawn('npm', [...args, `${pkg}@${version}`], {
       stdio: ['ignore', 'pipe', 'pipe'],
