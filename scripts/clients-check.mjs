@@ -28,7 +28,7 @@ const CLIENTS = {
   claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.332' },
   codex: { pkg: '@openai/codex', version: '0.171.0' },
 };
-/** One npm install (a client's native binary is a 150 MB download); past it the client is skipped. */
+/** One npm install (each client's native binary is a download of some 180 MB, 400 MB unpacked); past it the client is skipped. */
 const INSTALL_TIMEOUT_MS = 240_000;
 /** One client command; `claude mcp list` connects to every server it lists. */
 const COMMAND_TIMEOUT_MS = 60_000;
@@ -108,7 +108,7 @@ function install(name) {
   });
 }
 
-/** Waits for an install; a fetch failure is a Skip, with the line README's users would grep. */
+/** Waits for an install; a fetch failure is a Skip, announced as `skipped: CLIENT: could not fetch (…)`. */
 async function installed(name, pending) {
   const result = await pending;
   if (result.ok) return result.prefix;
@@ -438,7 +438,7 @@ async function main() {
     for (const dir of [home, project, clientEnv.CLAUDE_CONFIG_DIR, clientEnv.CODEX_HOME]) {
       mkdirSync(dir, { recursive: true });
     }
-    // Both downloads at once: each is a native binary of some 150 MB.
+    // Both downloads at once.
     installs = [install('claude'), install('codex')];
     await checkClaude(server, installs[0]);
     await checkCodex(server, installs[1]);
