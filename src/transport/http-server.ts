@@ -145,8 +145,15 @@ export class HttpMcpServer {
 
   private async _handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '';
-    if (url.split('?')[0] !== MCP_PATH)
-      return refuse(res, 404, `not found; the endpoint is ${MCP_PATH}`);
+    // Said to any other path: a client sent without the token looks for OAuth (/.well-known/…,
+    // /register), and some show this body to the user.
+    if (url.split('?')[0] !== MCP_PATH) {
+      return refuse(
+        res,
+        404,
+        `not found: this server's one endpoint is ${MCP_PATH}, and it takes no OAuth: send the header Authorization: Bearer TOKEN`,
+      );
+    }
     const where = checkHostAndOrigin(this._hosts, req.headers.host, req.headers.origin);
     if (!where.ok) {
       this._options.logger.warn(

@@ -82,6 +82,26 @@ describe('HTTP transport: what it refuses', () => {
     assert.equal(ran, false);
   });
 
+  it('answers any other path with 404 naming the endpoint and the header, as OAuth discovery finds', async () => {
+    // What Claude Code asks for when registered without the header; it shows the last body.
+    const probes: [string, string][] = [
+      ['GET', '/.well-known/oauth-protected-resource/mcp'],
+      ['GET', '/.well-known/oauth-authorization-server'],
+      ['POST', '/register'],
+      ['GET', '/'],
+    ];
+    for (const [method, path] of probes) {
+      const res = await fetch(new URL(path, server.url), {
+        method,
+        ...(method === 'POST' ? { body: '{"client_name":"probe"}' } : {}),
+      });
+      assert.equal(res.status, 404, `${method} ${path}`);
+      const { error } = (await res.json()) as { error: { message: string } };
+      assert.match(error.message, /endpoint is \/mcp, and it takes no OAuth/, `${method} ${path}`);
+      assert.match(error.message, /Authorization: Bearer TOKEN/, `${method} ${path}`);
+    }
+  });
+
   it('answers 401 to a wrong token, and runs nothing', async () => {
     const { status, ran, headers } = await attempt({ token: newToken() });
     assert.equal(status, 401);
