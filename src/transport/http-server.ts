@@ -72,6 +72,33 @@ function refuse(
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
 }
 
+/**
+ * A `server/discover` request (the stateless MCP revision's first request), which clients send
+ * before falling back to initialize; its id, or undefined for any other body.
+ */
+function asDiscover(body: unknown): { id: string | number } | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  if (method !== 'server/discover') return undefined;
+  return typeof id === 'string' || typeof id === 'number' ? { id } : undefined;
+}
+
+/**
+ * Method not found, as a JSON-RPC reply to request `id`: the answer every client that probes
+ * with server/discover takes as "initialize instead" (some take no other).
+ */
+function unknownMethod(res: ServerResponse, id: string | number): void {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: -32601,
+      message: 'method not found: server/discover; this server starts with initialize',
+    },
+  });
+  res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+}
+
 export class HttpMcpServer {
   private readonly _sessions: McpSessions;
   private readonly _failures = new FailureDelay();
@@ -209,6 +236,8 @@ export class HttpMcpServer {
         return this._sessions.initialize(req, res, body);
       }
       if (sessionId === undefined) {
+        const discover = asDiscover(body);
+        if (discover) return unknownMethod(res, discover.id);
         return refuse(res, 400, 'no Mcp-Session-Id header: send initialize first');
       }
       return this._toSession(req, res, sessionId, body);

@@ -205,6 +205,29 @@ describe('MCP over HTTP', () => {
     await fresh.close();
   });
 
+  it('answers server/discover with method not found, so a client that probes with it initializes', async () => {
+    const server = await start();
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: mcpHeaders(token, { 'mcp-protocol-version': '2026-07-28' }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'probe-1', method: 'server/discover' }),
+    });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { id: unknown; error: { code: number } };
+    assert.deepEqual([body.id, body.error.code], ['probe-1', -32601]);
+    // Any other request without an MCP session is still 400.
+    const other = await fetch(server.url, {
+      method: 'POST',
+      headers: mcpHeaders(token),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    assert.equal(other.status, 400);
+    await other.arrayBuffer();
+    const c = await connectHttp(server.url, token);
+    assert.equal((await c.client.listTools()).tools.length, 6);
+    await c.close();
+  });
+
   it('closes every session on SIGTERM and exits 0', async () => {
     const server = await start();
     const c = await connectHttp(server.url, token);
