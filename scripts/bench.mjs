@@ -3,11 +3,12 @@
 // the same run, with ratios so that results compare across machines. Each figure is the median
 // of several runs. See README.md (Performance) for what each line means.
 //
-// Usage: node scripts/bench.mjs [all | normal | hostile] (after npm run build && npm run build:test;
+// Usage: node scripts/bench.mjs [all | normal | hostile | http] (after npm run build && npm run build:test;
 // `npm run bench` builds and runs all). `hostile` runs only the hostile loads (about a minute):
 // a flood of combining marks and an endless OSC string, a flood of cursor-position queries, a
 // client that stops reading its replies, and a MiB of type-ahead for a program that never reads;
 // each reports the server's peak RSS, CPU and terminal_list latency (scripts/bench/hostile.mjs).
+// `http` runs only the calls over MCP Streamable HTTP beside stdio (scripts/bench/http.mjs).
 // BENCH_SERVER=/path/to/dist/main.js runs another build; BENCH_RUNS sets the runs per figure.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { reportFirehose } from './bench/firehose.mjs';
 import { reportFirstScreen } from './bench/first-screen.mjs';
 import { SEQ_COUNT, seqCommand, styledFrames, styledScreenCommand } from './bench/fixtures.mjs';
 import { runHostileLoads } from './bench/hostile.mjs';
+import { reportHttp } from './bench/http.mjs';
 import { parseOnly, runPty } from './bench/limits.mjs';
 import { reportResultChannels } from './bench/result-channels.mjs';
 import { reportToolList } from './bench/tool-list.mjs';
@@ -25,8 +27,8 @@ import { reportTranscript } from './bench/transcript.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PART = process.argv[2] ?? 'all';
-if (!['all', 'normal', 'hostile'].includes(PART))
-  throw new Error(`unknown part ${PART}: use all, normal or hostile`);
+if (!['all', 'normal', 'hostile', 'http'].includes(PART))
+  throw new Error(`unknown part ${PART}: use all, normal, hostile or http`);
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const rows = [];
 const report = (figure, value, unit, reference, ratio, target, pass) => {
@@ -63,8 +65,17 @@ console.log(
   `  ${'figure'.padEnd(44)} ${'agent-tty'.padEnd(16)} ${'this machine'.padEnd(34)} ${'ratio'.padEnd(10)} target`,
 );
 
-if (PART !== 'hostile') await normalLoads();
-if (PART !== 'normal') await runHostileLoads(report, fmt);
+if (PART === 'http') {
+  mkdirSync('.bench', { recursive: true });
+  writeFileSync('.bench/styled.bin', styledFrames(200, 50, 40));
+  const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+    encoding: 'utf8',
+  }).trim();
+  await reportHttp(report, fmt, connect, python, RUNS);
+} else {
+  if (PART !== 'hostile') await normalLoads();
+  if (PART !== 'normal') await runHostileLoads(report, fmt);
+}
 
 const failed = rows.filter((r) => r.pass === false);
 console.log(`\n${rows.filter((r) => r.pass).length} targets met, ${failed.length} missed`);
@@ -390,6 +401,9 @@ async function normalLoads() {
   const channels = await connect();
   await reportResultChannels(report, fmt, channels, python);
   await channels.close();
+
+  // 10. The same calls over MCP Streamable HTTP (serve --http) beside stdio.
+  await reportHttp(report, fmt, connect, python, RUNS);
 }
 
 /** Bundles a minimal stdio server on the same SDK, the floor for start-up on this machine. */
