@@ -2,11 +2,13 @@
 // npm run pack:smoke: packs agent-tty and installs the tarball as a user does (npm install -g,
 // into a temporary prefix), with this machine's Node and with Node 20, 22 and 24 from the npm
 // registry (those this one is not); then runs the installed `agent-tty`: --version, version,
-// --help, `agent-tty doctor` (exit 0), an MCP session over stdio. Also: on Node 18 it must refuse
+// --help, `agent-tty doctor` (exit 0), an MCP session over stdio; README's container recipe
+// (`serve --http 0.0.0.0:PORT --token-file`) over HTTP. Also: on Node 18 it must refuse
 // to serve in one line; with node-pty unloadable it must serve, fail terminal_start with
 // SPAWN_FAILED naming the fix, and `agent-tty doctor` must exit 1 naming it too.
 // And README's install lines, as written, in a copy of this clone, into a fresh global prefix.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   cpSync,
   existsSync,
@@ -23,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { assertEqual, createChecks, run, Skip, TOOLS } from './smoke/checks.mjs';
 import { envWithNode, installRegistryNode } from './smoke/registry-node.mjs';
 
@@ -136,6 +139,61 @@ async function checkSession(bin, env) {
     throw new Error(`${err.message}${stderr ? `; server stderr: ${stderr.trim()}` : ''}`);
   } finally {
     await client.close();
+  }
+}
+
+/**
+ * README's container recipe with the installed command: `agent-tty serve --http 0.0.0.0:PORT
+ * --token-file FILE` (a file of mode 600), reached with the SDK's Streamable HTTP client and the
+ * token; SIGTERM then ends it with exit 0.
+ */
+async function checkServeHttp(bin, env) {
+  const tokenFile = join(work, 'token');
+  const token = randomBytes(32).toString('hex');
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  const { AGENT_TTY_TOKEN: _none, ...rest } = env;
+  const child = spawn(bin, ['serve', '--http', '0.0.0.0:0', '--token-file', tokenFile], {
+    env: rest,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line: ${stderr}`)), 15_000);
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        const found = /serving MCP over HTTP at http:\/\/0\.0\.0\.0:(\d+)\/mcp/.exec(stderr);
+        if (found) {
+          clearTimeout(timer);
+          resolve(`http://127.0.0.1:${found[1]}/mcp`);
+        }
+      });
+      void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    const client = new Client({ name: 'agent-tty-pack-smoke', version: PKG.version });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    assertEqual(tools.map((t) => t.name).sort(), [...TOOLS].sort(), 'tools/list');
+    const started = await client.callTool({
+      name: 'terminal_start',
+      arguments: { command: 'echo http-ok', login: false },
+    });
+    if (!started.structuredContent?.snapshot?.screen.some((l) => l.includes('http-ok'))) {
+      throw new Error(`terminal_start: ${JSON.stringify(started.structuredContent)}`);
+    }
+    await client.close();
+    child.kill('SIGTERM');
+    assertEqual(await exited, 0, 'exit code after SIGTERM');
+    if (stderr.includes(token)) throw new Error('the token is in the server log');
+    return `6 tools over ${url.replace('127.0.0.1', '0.0.0.0')}; http-ok shown; SIGTERM exit 0`;
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
   }
 }
 
@@ -280,6 +338,12 @@ async function main() {
   const here = { version: process.version, env: envWithNode(process.execPath) };
   const prefix = join(work, `prefix-${THIS_MAJOR}`);
   const bin = await smokeNode(tarball, here, prefix);
+  if (bin) {
+    await check(
+      `node ${here.version}: serve --http 0.0.0.0 --token-file (README's container recipe)`,
+      () => checkServeHttp(bin, here.env),
+    );
+  }
 
   for (const major of [20, 22, 24]) {
     let other;
