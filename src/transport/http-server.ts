@@ -269,10 +269,11 @@ export class HttpMcpServer {
   private _unauthorized(req: IncomingMessage, res: ServerResponse, reason: string): void {
     const address = req.socket.remoteAddress ?? 'unknown';
     const { delayMs, count } = this._failures.fail(address);
-    // Logged at the 1st, 2nd, 4th, 8th… failure in a row: an attack cannot flood the log.
+    // Logged at the 1st, 2nd, 4th, 8th… failure (counted until a quiet minute, whatever was
+    // accepted between): an attack cannot flood the log.
     if ((count & (count - 1)) === 0) {
       this._options.logger.warn(
-        `refused a request from ${address}: ${reason} bearer token (${count} in a row from there)`,
+        `refused a request from ${address}: ${reason} bearer token (failure ${count} from there, none a minute apart)`,
       );
     }
     const message =
