@@ -60,14 +60,37 @@ export function runServe(
   });
 }
 
-/** Starts `agent-tty serve --http 127.0.0.1:0 ARGS` and waits for the line saying where it listens. */
+/**
+ * Starts `agent-tty serve --http 127.0.0.1:0 ARGS` (dist/main.js, or `server`) in `cwd`, through
+ * `prefix` when given (`runuser -u USER --`: as another user), and waits for the line saying
+ * where it listens.
+ */
 export async function startHttpServer(
-  options: { args?: string[]; env?: Record<string, string>; address?: string } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    address?: string;
+    cwd?: string;
+    prefix?: readonly string[];
+    server?: string;
+  } = {},
 ): Promise<HttpServer> {
+  const [command, ...prefixArgs] = [...(options.prefix ?? []), process.execPath];
   const child = spawn(
-    process.execPath,
-    [SERVER, 'serve', '--http', options.address ?? '127.0.0.1:0', ...(options.args ?? [])],
-    { env: serverEnv(options.env ?? {}), stdio: ['ignore', 'ignore', 'pipe'] },
+    command as string,
+    [
+      ...prefixArgs,
+      options.server ?? SERVER,
+      'serve',
+      '--http',
+      options.address ?? '127.0.0.1:0',
+      ...(options.args ?? []),
+    ],
+    {
+      env: serverEnv(options.env ?? {}),
+      stdio: ['ignore', 'ignore', 'pipe'],
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    },
   );
   let stderr = '';
   const exited = new Promise<number | string>((resolve) => {
