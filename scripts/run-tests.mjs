@@ -9,7 +9,8 @@
 //
 // Usage: node scripts/run-tests.mjs [layer ...]   (layers: unit property integration e2e;
 //        prompts: the shell and prompt files of e2e, one at a time;
-//        heavy: the end-to-end files too long for npm test's budget, one at a time)
+//        heavy: the end-to-end files too long for npm test's budget, one at a time;
+//        http: the tool files of HTTP_RERUN again, over `agent-tty serve --http`)
 //        AGENT_TTY_TEST_SERIAL=1 runs every file one at a time.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -55,11 +56,59 @@ const PROMPTS = [
 const HEAVY = ['transcript-disk.test.js'];
 const WIDER_WHEN_HEAVY = ['shutdown.test.js', 'lossless.test.js'];
 
+/**
+ * The end-to-end files about the tools that `.ci/run` runs a second time over HTTP (layer name
+ * `http`): test/helpers/server.ts then starts `agent-tty serve --http 127.0.0.1:0` with a token of
+ * its own and connects the SDK's Streamable HTTP client (AGENT_TTY_TEST_TRANSPORT=http); every
+ * result must be the same as over stdio. Parts of these files that send raw JSON-RPC lines
+ * (helpers/raw-rpc.ts) stay on stdio. A representative third (16 of 48), two at a time, in about
+ * three minutes: starting, every kind of input, snapshots, resizing, listing, closing, errors and
+ * results, recordings, faults, hostile output, the descriptors a program holds. Left out:
+ * - about stdio itself: jsonrpc (line framing), shutdown (stdin EOF, a broken stdout),
+ *   inspector-signal, terminal-hint (a person starting the stdio server in a terminal), fuzz and
+ *   pattern-budget (raw JSON-RPC lines only: they never use startServer);
+ * - about `agent-tty attach` (a person, not the MCP transport): attach, attach-hostile,
+ *   attach-peers, passwords;
+ * - about other commands: test-command (`agent-tty test`, no MCP client), doctor (a broken
+ *   install);
+ * - HTTP already: http-security, http-token, http-transport;
+ * - SOLO and HEAVY files: they load or measure the machine and must run alone, minutes in all
+ *   (guarantees, transcript and early-stop pass over HTTP too, run by hand);
+ * - client-path: it starts the server under `env -i`, which clears the AGENT_TTY_TOKEN the
+ *   client's token reaches the server in;
+ * - for time, passing over HTTP but adding nothing of the transport: command-marks-hooks and
+ *   password-prompts (the prompts layer runs them as a normal user; runuser works over HTTP),
+ *   command-marks-nonce, exec-size.
+ */
+const HTTP_RERUN = [
+  'beyond.test.js',
+  'command-marks.test.js',
+  'contract.test.js',
+  'cross-session.test.js',
+  'descriptors.test.js',
+  'faults.test.js',
+  'hopping.test.js',
+  'hostile-probes.test.js',
+  'hostile.test.js',
+  'input-bytes.test.js',
+  'programs.test.js',
+  'real-input.test.js',
+  'recordings.test.js',
+  'reserved-keys.test.js',
+  'shell-history.test.js',
+  'shell.test.js',
+];
+
 const layers = process.argv.slice(2);
 const prompts = layers.includes('prompts');
 const heavy = layers.includes('heavy');
+const http = layers.includes('http');
 const roots = (
-  prompts || heavy ? ['e2e'] : layers.length ? layers : ['unit', 'property', 'integration', 'e2e']
+  prompts || heavy || http
+    ? ['e2e']
+    : layers.length
+      ? layers
+      : ['unit', 'property', 'integration', 'e2e']
 ).map((l) => join('build', 'test', l));
 
 function collect(dir) {
@@ -78,8 +127,16 @@ const chosen = (file) =>
     ? PROMPTS.includes(basename(file))
     : heavy
       ? HEAVY.includes(basename(file)) || WIDER_WHEN_HEAVY.includes(basename(file))
-      : !HEAVY.includes(basename(file));
+      : http
+        ? HTTP_RERUN.includes(basename(file))
+        : !HEAVY.includes(basename(file));
 const files = roots.flatMap(collect).filter(chosen);
+// A file renamed or removed must not silently leave the HTTP layer.
+const unknown = http ? HTTP_RERUN.filter((f) => !files.some((file) => basename(file) === f)) : [];
+if (unknown.length > 0) {
+  console.error(`HTTP_RERUN names files that do not exist: ${unknown.join(', ')}`);
+  process.exit(1);
+}
 if (files.length === 0) {
   console.error('no test files found: run npm run build:test first');
   process.exit(1);
@@ -102,7 +159,11 @@ function runGroup(concurrency, group) {
       ['--test', `--test-concurrency=${concurrency}`, ...group],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
-        env: heavy ? { ...process.env, AGENT_TTY_TEST_HEAVY: '1' } : process.env,
+        env: heavy
+          ? { ...process.env, AGENT_TTY_TEST_HEAVY: '1' }
+          : http
+            ? { ...process.env, AGENT_TTY_TEST_TRANSPORT: 'http' }
+            : process.env,
       },
     );
     const failed = [];
