@@ -1,14 +1,16 @@
 /**
  * `__proto__`, `constructor` and `prototype` are refused as names anywhere in a tool's arguments
  * (top level, env, an action, find, region) with INVALID_ARGUMENT naming the field, and nothing
- * is started, sent, resized or closed. Sent as raw JSON lines, where JSON.parse makes
- * `__proto__` an own key, and through the SDK client. Contract: spec/guarantees.md (Guarantee 4).
+ * is started, sent, resized or closed. Sent as raw JSON lines (raw POST bodies over HTTP, with
+ * AGENT_TTY_TEST_TRANSPORT=http), where JSON.parse makes `__proto__` an own key, and through the
+ * SDK client. Contract: spec/guarantees.md (Guarantee 4).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { newToken, rawHttpSession, startHttpServer } from '../helpers/http-server.js';
 import { childPids } from '../helpers/processes.js';
-import { type RawRpcServer, startRawRpcServer, type ToolResult } from '../helpers/raw-rpc.js';
-import { type Harness, startServer } from '../helpers/server.js';
+import { startRawRpcServer, type ToolResult } from '../helpers/raw-rpc.js';
+import { type Harness, startServer, TEST_TRANSPORT } from '../helpers/server.js';
 import { sleep } from '../helpers/wait.js';
 
 type Case = readonly [tool: string, argsJson: string, path: string];
@@ -65,6 +67,41 @@ const CASES: readonly Case[] = [
   ['terminal_close', '{"sessionId":"$S","constructor":true}', 'constructor'],
 ];
 
+/** A server that takes tool calls as JSON text: raw lines on stdio, or raw POSTs over HTTP. */
+interface RawServer {
+  readonly pid: number;
+  /** tools/call with `argsJson` as it is; the reply, result or JSON-RPC error. */
+  call(tool: string, argsJson: string): Promise<{ result?: unknown; error?: unknown }>;
+  stop(): Promise<unknown>;
+}
+
+async function startRaw(): Promise<RawServer> {
+  const params = (tool: string, argsJson: string) => `{"name":"${tool}","arguments":${argsJson}}`;
+  if (TEST_TRANSPORT === 'http') {
+    const token = newToken();
+    const http = await startHttpServer({ env: { AGENT_TTY_TOKEN: token } });
+    const session = await rawHttpSession(http.url, token);
+    return {
+      pid: http.child.pid as number,
+      call: (tool, argsJson) => session.requestJson('tools/call', params(tool, argsJson)),
+      stop: () => http.stop(),
+    };
+  }
+  const server = await startRawRpcServer();
+  return {
+    pid: server.pid,
+    call: async (tool, argsJson) => server.sendJson('tools/call', params(tool, argsJson)).reply,
+    stop: () => server.stop(),
+  };
+}
+
+/** The tool result of a call that must not be a JSON-RPC error. */
+async function tool(server: RawServer, name: string, args: unknown = {}): Promise<ToolResult> {
+  const reply = await server.call(name, JSON.stringify(args));
+  if (reply.error) throw new Error(`${name}: JSON-RPC error ${JSON.stringify(reply.error)}`);
+  return reply.result as ToolResult;
+}
+
 function assertRefused(result: ToolResult, path: string, what: string): void {
   const error = result.structuredContent?.error;
   assert.equal(result.isError, true, `${what}: refused`);
@@ -75,47 +112,50 @@ function assertRefused(result: ToolResult, path: string, what: string): void {
 }
 
 describe('reserved names in arguments', () => {
-  describe('as raw JSON-RPC lines', () => {
-    let server: RawRpcServer;
-    let sessionId: string;
-    before(async () => {
-      server = await startRawRpcServer();
-      const started = await server.tool('terminal_start', {
-        command: 'cat',
-        login: false,
-        cols: 80,
-        rows: 24,
+  describe(
+    TEST_TRANSPORT === 'http' ? 'as raw JSON-RPC bodies over HTTP' : 'as raw JSON-RPC lines',
+    () => {
+      let server: RawServer;
+      let sessionId: string;
+      before(async () => {
+        server = await startRaw();
+        const started = await tool(server, 'terminal_start', {
+          command: 'cat',
+          login: false,
+          cols: 80,
+          rows: 24,
+        });
+        sessionId = started.structuredContent?.sessionId as string;
+        assert.ok(sessionId, JSON.stringify(started.structuredContent));
       });
-      sessionId = started.structuredContent?.sessionId as string;
-      assert.ok(sessionId, JSON.stringify(started.structuredContent));
-    });
-    after(() => server.stop());
+      after(() => server.stop());
 
-    it('refuses each with INVALID_ARGUMENT naming the field, doing nothing', async () => {
-      const before = childPids(server.pid);
-      for (const [tool, json, path] of CASES) {
-        const args = json.replace('$S', sessionId);
-        const reply = await server.sendJson('tools/call', `{"name":"${tool}","arguments":${args}}`)
-          .reply;
-        assert.equal(reply.error, undefined, `${tool} ${args}: a tool result`);
-        assertRefused(reply.result as ToolResult, path, `${tool} ${args}`);
-      }
-      await sleep(300);
-      const listed = (await server.tool('terminal_list')).structuredContent as {
-        sessions: { sessionId: string; cols: number; rows: number }[];
-      };
-      assert.deepEqual(
-        listed.sessions.map((s) => [s.sessionId, s.cols, s.rows]),
-        [[sessionId, 80, 24]],
-        'nothing started, resized or closed',
-      );
-      assert.deepEqual(childPids(server.pid), before, 'no process started');
-      const screen = (await server.tool('terminal_snapshot', { sessionId })).structuredContent as {
-        snapshot: { screen: string[] };
-      };
-      assert.doesNotMatch(screen.snapshot.screen.join('\n'), /SENT|STARTED/, 'nothing sent');
-    });
-  });
+      it('refuses each with INVALID_ARGUMENT naming the field, doing nothing', async () => {
+        const before = childPids(server.pid);
+        for (const [name, json, path] of CASES) {
+          const args = json.replace('$S', sessionId);
+          const reply = await server.call(name, args);
+          assert.equal(reply.error, undefined, `${name} ${args}: a tool result`);
+          assertRefused(reply.result as ToolResult, path, `${name} ${args}`);
+        }
+        await sleep(300);
+        const listed = (await tool(server, 'terminal_list')).structuredContent as {
+          sessions: { sessionId: string; cols: number; rows: number }[];
+        };
+        assert.deepEqual(
+          listed.sessions.map((s) => [s.sessionId, s.cols, s.rows]),
+          [[sessionId, 80, 24]],
+          'nothing started, resized or closed',
+        );
+        assert.deepEqual(childPids(server.pid), before, 'no process started');
+        const screen = (await tool(server, 'terminal_snapshot', { sessionId }))
+          .structuredContent as {
+          snapshot: { screen: string[] };
+        };
+        assert.doesNotMatch(screen.snapshot.screen.join('\n'), /SENT|STARTED/, 'nothing sent');
+      });
+    },
+  );
 
   describe('through the SDK client', () => {
     let harness: Harness;

@@ -144,3 +144,75 @@ export function mcpHeaders(token?: string, extra: Record<string, string> = {}) {
     ...extra,
   };
 }
+
+/** A JSON-RPC reply as the server sent it, unvalidated. */
+export interface RawHttpReply {
+  readonly result?: Record<string, unknown>;
+  readonly error?: { code: number; message: string };
+}
+
+export interface RawHttpSession {
+  readonly sessionId: string;
+  /** POSTs a request whose params are JSON text, written as they are; the reply, whole. */
+  requestJson(method: string, paramsJson: string): Promise<RawHttpReply>;
+}
+
+/** The JSON-RPC message of an answer: a JSON body, or the first `data:` line of an SSE body. */
+async function replyOf(res: Response): Promise<RawHttpReply> {
+  const text = await res.text();
+  if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    return JSON.parse(text) as RawHttpReply;
+  }
+  const data = text.split('\n').find((line) => line.startsWith('data: '));
+  if (data === undefined) throw new Error(`no message in the stream: ${text}`);
+  return JSON.parse(data.slice('data: '.length)) as RawHttpReply;
+}
+
+/**
+ * An MCP session without the SDK, for requests whose bodies must go as written (JSON.parse then
+ * makes `__proto__` an own key, which no SDK object can carry): initialize, then raw POSTs.
+ */
+export async function rawHttpSession(url: string, token: string): Promise<RawHttpSession> {
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: mcpHeaders(token),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw-http-test', version: '1' },
+      },
+    }),
+  });
+  const sessionId = init.headers.get('mcp-session-id');
+  const reply = await replyOf(init);
+  if (sessionId === null || reply.error) {
+    throw new Error(`initialize failed (${init.status}): ${JSON.stringify(reply)}`);
+  }
+  const headers = mcpHeaders(token, {
+    'mcp-session-id': sessionId,
+    'mcp-protocol-version': '2025-06-18',
+  });
+  const initialized = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  await initialized.text();
+  let nextId = 1;
+  return {
+    sessionId,
+    async requestJson(method, paramsJson) {
+      const head = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: `${head.slice(0, -1)},"params":${paramsJson}}`,
+      });
+      return replyOf(res);
+    },
+  };
+}
