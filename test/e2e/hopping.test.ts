@@ -1,16 +1,18 @@
 /**
  * Close and shutdown end every process of the terminal's session even when processes keep
  * changing pid and process group without leaving the session (fork, parent exits, child
- * setpgid(0, 0)): nothing with the session's id is left once close returns or the server exits.
+ * setpgid(0, 0)): nothing with the session's id is left once close returns or the server exits
+ * (on stdio, or over HTTP with AGENT_TTY_TEST_TRANSPORT=http, where stdin does not end the server).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { connectHttp, newToken, startHttpServer } from '../helpers/http-server.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { linuxOnly, sessionPids } from '../helpers/processes.js';
 import { python, which } from '../helpers/programs.js';
-import { EXIT_BOUND_MS, type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
-import { type Harness, startServer } from '../helpers/server.js';
+import { EXIT_BOUND_MS, startRawRpcServer } from '../helpers/raw-rpc.js';
+import { type Harness, startServer, TEST_TRANSPORT } from '../helpers/server.js';
 import { sleep } from '../helpers/wait.js';
 
 const skip = linuxOnly || (which('python3') ? false : 'python3 missing');
@@ -63,28 +65,66 @@ describe('processes that hop between process groups', { skip }, () => {
   });
 });
 
-const TRIGGERS: [string, (server: RawRpcServer) => void][] = [
-  ['stdin EOF', (s) => s.child.stdin.end()],
-  ['SIGTERM', (s) => s.child.kill('SIGTERM')],
-  ['SIGHUP', (s) => s.child.kill('SIGHUP')],
-];
+/** A server to shut down: its session's id, a way to end it, and how long after `since` it exited. */
+interface Ending {
+  readonly sid: number;
+  end(trigger: 'stdin EOF' | NodeJS.Signals): void;
+  exitedAfter(since: number): Promise<number>;
+}
+
+/** A server, over stdio or HTTP as TEST_TRANSPORT says, running HOPPER in one session. */
+async function startHopping(): Promise<Ending> {
+  const start = { command: HOPPER, login: false, settleMs: 300 };
+  if (TEST_TRANSPORT === 'http') {
+    const token = newToken();
+    const server = await startHttpServer({ env: { AGENT_TTY_TOKEN: token } });
+    const client = await connectHttp(server.url, token);
+    await client.start(start);
+    const list = await client.call('terminal_list');
+    return {
+      sid: list.data.sessions?.[0]?.pid as number,
+      end: (trigger) => {
+        if (trigger === 'stdin EOF') throw new Error('stdin does not end an HTTP server');
+        server.child.kill(trigger);
+      },
+      // The client stays connected through the shutdown, as an agent's would.
+      exitedAfter: async (since) => {
+        await server.exited;
+        const afterMs = performance.now() - since;
+        await client.close();
+        return afterMs;
+      },
+    };
+  }
+  const server = await startRawRpcServer();
+  await server.tool('terminal_start', start);
+  const listed = (await server.tool('terminal_list')) as {
+    structuredContent: { sessions: { pid: number }[] };
+  };
+  return {
+    sid: listed.structuredContent.sessions[0]?.pid as number,
+    end: (trigger) =>
+      trigger === 'stdin EOF' ? server.child.stdin.end() : server.child.kill(trigger),
+    exitedAfter: async (since) => (await server.exited(since)).afterMs,
+  };
+}
+
+const TRIGGERS = ['stdin EOF', 'SIGTERM', 'SIGHUP'] as const;
 
 describe('shutdown with processes that hop between process groups', { skip }, () => {
-  for (const [name, trigger] of TRIGGERS) {
-    it(`on ${name}: nothing of the session is left once the server has exited`, async () => {
-      const server = await startRawRpcServer();
-      await server.tool('terminal_start', { command: HOPPER, login: false, settleMs: 300 });
-      const listed = (await server.tool('terminal_list')) as {
-        structuredContent: { sessions: { pid: number }[] };
-      };
-      const sid = listed.structuredContent.sessions[0]?.pid as number;
-      await waitHopping(sid);
+  for (const trigger of TRIGGERS) {
+    it(`on ${trigger}: nothing of the session is left once the server has exited`, {
+      skip:
+        TEST_TRANSPORT === 'http' && trigger === 'stdin EOF' && 'stdin does not end an HTTP server',
+    }, async () => {
+      const server = await startHopping();
+      await waitHopping(server.sid);
       const since = performance.now();
-      trigger(server);
-      const exit = await server.exited(since);
-      const left = await survivorsOver(sid, 300);
-      assert.deepEqual(left, [], `session ${sid} still runs ${left}`);
-      assert.ok(exit.afterMs < EXIT_BOUND_MS, `exited after ${Math.round(exit.afterMs)} ms`);
+      server.end(trigger);
+      const afterMs = await server.exitedAfter(since);
+      const left = await survivorsOver(server.sid, 300);
+      assert.deepEqual(left, [], `session ${server.sid} still runs ${left}`);
+      assert.ok(afterMs < EXIT_BOUND_MS, `exited after ${Math.round(afterMs)} ms`);
     });
   }
 });
