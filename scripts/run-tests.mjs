@@ -60,9 +60,10 @@ const WIDER_WHEN_HEAVY = ['shutdown.test.js', 'lossless.test.js'];
  * The end-to-end files about the tools that `.ci/run` runs a second time over HTTP (layer name
  * `http`): test/helpers/server.ts then starts `agent-tty serve --http 127.0.0.1:0` with a token of
  * its own and connects the SDK's Streamable HTTP client (AGENT_TTY_TEST_TRANSPORT=http); every
- * result must be the same as over stdio. Parts of these files that send raw JSON-RPC lines
- * (helpers/raw-rpc.ts) stay on stdio. A representative third (16 of 48), two at a time, in about
- * three minutes: starting, every kind of input, snapshots, resizing, listing, closing, errors and
+ * result must be the same as over stdio. Their raw JSON-RPC parts (helpers/raw-rpc.ts) stay on
+ * stdio, except reserved-keys' (raw POST bodies) and hopping's shutdown (SIGTERM and SIGHUP; stdin
+ * EOF, which does not end an HTTP server, is skipped). A representative third (16 of 48), two at
+ * a time, in about three minutes: starting, every kind of input, snapshots, resizing, listing, closing, errors and
  * results, recordings, faults, hostile output, the descriptors a program holds. Left out:
  * - about stdio itself: jsonrpc (line framing), shutdown (stdin EOF, a broken stdout),
  *   inspector-signal, terminal-hint (a person starting the stdio server in a terminal), fuzz and
