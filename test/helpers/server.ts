@@ -14,8 +14,14 @@ import { SERVER } from './paths.js';
 import { type ToolCalls, toolCalls } from './tool-calls.js';
 
 /** The transport startServer uses: AGENT_TTY_TEST_TRANSPORT (`stdio`, the default, or `http`). */
-export const TEST_TRANSPORT: 'stdio' | 'http' =
-  process.env.AGENT_TTY_TEST_TRANSPORT === 'http' ? 'http' : 'stdio';
+export const TEST_TRANSPORT = ((): 'stdio' | 'http' => {
+  const named = process.env.AGENT_TTY_TEST_TRANSPORT || 'stdio';
+  // A misspelt name must not quietly run the tests over stdio again.
+  if (named !== 'stdio' && named !== 'http') {
+    throw new Error(`AGENT_TTY_TEST_TRANSPORT=${named}: the transports are stdio and http`);
+  }
+  return named;
+})();
 
 /** How long close() waits for an HTTP server to exit after SIGTERM before it kills it. */
 const HTTP_STOP_GRACE_MS = 5000;
