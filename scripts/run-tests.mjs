@@ -62,17 +62,17 @@ const WIDER_WHEN_HEAVY = ['shutdown.test.js', 'lossless.test.js'];
  * its own and connects the SDK's Streamable HTTP client (AGENT_TTY_TEST_TRANSPORT=http); every
  * result must be the same as over stdio. Their raw JSON-RPC parts (helpers/raw-rpc.ts) stay on
  * stdio, except reserved-keys' (raw POST bodies) and hopping's shutdown (SIGTERM and SIGHUP; stdin
- * EOF, which does not end an HTTP server, is skipped). A representative third (16 of 48), two at
+ * EOF, which does not end an HTTP server, is skipped). A representative third (16 of 51), two at
  * a time, in about three minutes: starting, every kind of input, snapshots, resizing, listing, closing, errors and
  * results, recordings, faults, hostile output, the descriptors a program holds. Left out:
  * - about stdio itself: jsonrpc (line framing), shutdown (stdin EOF, a broken stdout),
  *   inspector-signal, terminal-hint (a person starting the stdio server in a terminal), fuzz and
  *   pattern-budget (raw JSON-RPC lines only: they never use startServer);
- * - about `agent-tty attach` (a person, not the MCP transport): attach, attach-hostile,
+ * - about `agent-tty attach` (a person, not the MCP transport): attach, attach-hostile, attach-size,
  *   attach-peers, passwords;
  * - about other commands: test-command (`agent-tty test`, no MCP client), doctor (a broken
  *   install);
- * - HTTP already: http-security, http-token, http-transport;
+ * - HTTP already: http-flood, http-security, http-tls, http-token, http-transport;
  * - SOLO and HEAVY files: they load or measure the machine and must run alone, minutes in all
  *   (guarantees, transcript and early-stop pass over HTTP too, run by hand);
  * - client-path: it starts the server under `env -i`, which clears the AGENT_TTY_TOKEN the
