@@ -63,13 +63,14 @@ const WIDER_WHEN_HEAVY = ['shutdown.test.js', 'lossless.test.js'];
  * result must be the same as over stdio. Their raw JSON-RPC parts (helpers/raw-rpc.ts) stay on
  * stdio, except reserved-keys' (raw POST bodies) and hopping's shutdown (SIGTERM and SIGHUP; stdin
  * EOF, which does not end an HTTP server, is skipped). A representative third (16 of 51), two at
- * a time, in about three minutes: starting, every kind of input, snapshots, resizing, listing, closing, errors and
- * results, recordings, faults, hostile output, the descriptors a program holds. Left out:
+ * a time, in about three minutes: starting, every kind of input, snapshots, resizing, listing,
+ * closing, errors and results, recordings, faults, hostile output, the descriptors a program
+ * holds. Left out:
  * - about stdio itself: jsonrpc (line framing), shutdown (stdin EOF, a broken stdout),
  *   inspector-signal, terminal-hint (a person starting the stdio server in a terminal), fuzz and
  *   pattern-budget (raw JSON-RPC lines only: they never use startServer);
- * - about `agent-tty attach` (a person, not the MCP transport): attach, attach-hostile, attach-size,
- *   attach-peers, passwords;
+ * - about `agent-tty attach` (a person, not the MCP transport): attach, attach-hostile,
+ *   attach-peers, attach-size, passwords;
  * - about other commands: test-command (`agent-tty test`, no MCP client), doctor (a broken
  *   install);
  * - HTTP already: http-flood, http-security, http-tls, http-token, http-transport;
