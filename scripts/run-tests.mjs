@@ -51,7 +51,7 @@ const PROMPTS = [
  * End-to-end files that take minutes (10 000 000 lines through the transcript): `.ci/run` runs
  * them after npm test (layer name `heavy`), with files that then try every case instead of a
  * representative few (AGENT_TTY_TEST_HEAVY=1: shutdown on every terminating signal, 200 runs of
- * each lossless shape instead of 50).
+ * each lossless shape instead of 25).
  */
 const HEAVY = ['transcript-disk.test.js'];
 const WIDER_WHEN_HEAVY = ['shutdown.test.js', 'lossless.test.js'];

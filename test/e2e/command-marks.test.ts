@@ -1,5 +1,5 @@
 /**
- * Command marks (issue 13): an interactive bash, zsh or fish started by terminal_start reports
+ * Command marks: an interactive bash, zsh or fish started by terminal_start reports
  * where each command's output is and how it exited, and `{"type":"wait","command":true}` ends on
  * that report: exit codes through the marks in each shell, login or not; the prompt exactly as
  * without marks; a nested shell's marks are not taken for the outer one's; a long command; a

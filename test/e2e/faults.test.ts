@@ -1,5 +1,5 @@
 /**
- * Faults, each with its defined outcome (issue 7): a program killed by a signal, a program that
+ * Faults, each with its defined outcome: a program killed by a signal, a program that
  * closes its terminal but keeps running, spawn failures (no session, and none of the private
  * directories made for it, is left), the client vanishing mid-wait, a request
  * cancelled mid-batch, a second close, and a close during a running batch. A broken stdout pipe is

@@ -1,5 +1,5 @@
 /**
- * Fuzzes the six tools over a real stdio connection (issue 7): random argument values, valid-
+ * Fuzzes the six tools over a real stdio connection: random argument values, valid-
  * looking arguments with a field mutated, and terminal_input batches that must be rejected,
  * sent to a byte reader (test/fixtures/bytes.py) that must receive nothing. Every reply is judged
  * (tools/call result matching the advertised output schema, isError with a documented code, or

@@ -90,7 +90,7 @@ describe('stdio JSON-RPC', () => {
   });
   afterEach(() => server.stop());
 
-  it('answers an over-long line with one error and keeps every session (issue 6)', {
+  it('answers an over-long line with one error and keeps every session', {
     timeout: 60_000,
   }, async () => {
     const id = await startCat(server);
@@ -139,7 +139,7 @@ describe('stdio JSON-RPC', () => {
     await server.tool('terminal_close', { sessionId: id });
   });
 
-  it('answers every line with an id exactly once, and never a notification (issue 9)', {
+  it('answers every line with an id exactly once, and never a notification', {
     timeout: 30_000,
   }, async () => {
     const before = server.strays().length;
@@ -201,7 +201,7 @@ describe('stdio JSON-RPC', () => {
     assert.ok(server.isRunning());
   });
 
-  it('refuses a request id already in flight, so a cancel stops the one request (issue 11)', {
+  it('refuses a request id already in flight, so a cancel stops the one request', {
     timeout: 30_000,
   }, async () => {
     const id = await startCat(server);
@@ -303,7 +303,7 @@ describe('stdio JSON-RPC', () => {
     await server.tool('terminal_close', { sessionId: id });
   });
 
-  it('shows client-supplied ids and names safely in error texts (issue 13b)', async () => {
+  it('shows client-supplied ids and names safely in error texts', async () => {
     const hostile = 't\u001b[31m\u202e9';
     const reply = await server.tool('terminal_snapshot', { sessionId: hostile });
     assert.equal(reply.structuredContent?.error?.code, 'SESSION_NOT_FOUND');
@@ -337,7 +337,7 @@ describe('stdio JSON-RPC', () => {
   });
 });
 
-describe('stdio JSON-RPC with a client that stops reading (issue 10)', () => {
+describe('stdio JSON-RPC with a client that stops reading', () => {
   let server: RawRpcServer;
   before(async () => {
     server = await startRawRpcServer();

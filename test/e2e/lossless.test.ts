@@ -11,7 +11,7 @@ import { python } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { type Snapshot, screenText } from '../helpers/tool-calls.js';
 
-const RUNS = process.env.AGENT_TTY_TEST_HEAVY === '1' ? 200 : 50;
+const RUNS = process.env.AGENT_TTY_TEST_HEAVY === '1' ? 200 : 25;
 
 const PARALLEL = 4;
 

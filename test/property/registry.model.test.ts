@@ -1,5 +1,5 @@
 /**
- * Model-based test of the session registry with its per-session queues (issue 7): random
+ * Model-based test of the session registry with its per-session queues: random
  * interleavings under fc.scheduler() of starts (instant, slow, failing to spawn at once or
  * later), input and resize jobs through the queue, snapshots, process exits, request
  * cancellations, closes and closeAll, on a real SessionRegistry and ActionQueue with fake

@@ -1,5 +1,5 @@
 /**
- * Races of the session registry found by the registry model test (issue 7), each as a small
+ * Races of the session registry found by the registry model test, each as a small
  * reproducer with the behaviour it should have: a close racing a close, and a start racing
  * closeAll. The model itself is test/property/registry.model.test.ts.
  */

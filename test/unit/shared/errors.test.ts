@@ -65,7 +65,7 @@ describe('error codes', () => {
     }
   });
 
-  it('the key and mouse advice in spec/errors.md is what the messages say (issue 12)', () => {
+  it('the key and mouse advice in spec/errors.md is what the messages say', () => {
     const chord = /send (\{.*\})$/.exec(adviseUnknownKey('Ctrl+C'))?.[1];
     assert.ok(chord, 'the Ctrl+C advice ends with the action to send');
     assert.ok(nextStep('INVALID_KEY').includes(`Ctrl+C → ${chord}`), nextStep('INVALID_KEY'));
