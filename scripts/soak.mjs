@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// npm run soak: the stress tests of the registry and the tool surface, longer than `npm test`
-// can afford. The load test runs with SOAK_LOAD_SECONDS (default 300) of firehose per session instead of 10; the transcript
-// tests fill 8 default transcripts (32 MiB) with 64 MiB of output each; then the torture and
-// hostile suites repeat SOAK_ROUNDS times (default 5). Run after `npm run build` and
-// `npm run build:test`. Exits non-zero on the first failing run.
+// npm run soak: the stress tests of the registry and the tool surface, longer than `npm test` can
+// afford. The load test runs with SOAK_LOAD_SECONDS (default 300) of firehose per session instead
+// of 10; the transcript tests fill 8 default transcripts (32 MiB) with 64 MiB of output each; then
+// the torture and hostile suites repeat SOAK_ROUNDS times (default 5). Run after `npm run build`
+// and `npm run build:test`. Exits non-zero on the first failing run.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
