@@ -8,7 +8,7 @@ import type { Front } from './serve.js';
 import { createServer, type ServerDeps } from './server.js';
 import { formatDuration } from './shared/duration.js';
 import { formatHttpAuthority, type HttpAddress } from './shared/http-address.js';
-import { HttpMcpServer, MCP_PATH } from './transport/http-server.js';
+import { abandonedSignal, HttpMcpServer, MCP_PATH } from './transport/http-server.js';
 import { loadTlsFiles, type TlsFiles } from './transport/tls.js';
 import {
   defaultTokenPath,
@@ -84,7 +84,7 @@ export async function startHttpFront(setup: HttpSetup, deps: ServerDeps): Promis
     tls: setup.tls,
     logger: deps.logger,
     newEndpoint: () => {
-      const server = createServer(deps);
+      const server = createServer({ ...deps, abandonedSignal });
       server.oninitialized = () => {
         latestClient = server.getClientVersion()?.name ?? '';
       };

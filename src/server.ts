@@ -29,6 +29,8 @@ export interface ServerDeps {
   readonly launchDefaults: LaunchDefaults;
   /** The command a person runs to attach to a session, once the attach socket listens. */
   readonly attachCommand?: AttachCommand;
+  /** The current call's signal that its result can no longer be read (HTTP: the connection closed). */
+  readonly abandonedSignal?: () => AbortSignal | undefined;
 }
 
 const LooseCallToolRequestSchema = z.looseObject({
@@ -115,6 +117,7 @@ export function createServer(deps: ServerDeps): Server {
       launchDefaults: deps.launchDefaults,
       attachCommand: deps.attachCommand,
       clientName: () => clientName(server),
+      abandoned: deps.abandonedSignal?.(),
       signal: extra.signal,
       progress,
     });

@@ -42,6 +42,27 @@ export interface BatchOptions {
   readonly at?: ((index: number) => ActionAt) | undefined;
   /** Reports progress of long waits (the client asked for progress notifications). */
   readonly onProgress?: ((elapsedMs: number, timeoutMs: number, what: string) => void) | undefined;
+  /**
+   * Aborts when no one can read the batch's result any more (its HTTP connection closed). The
+   * batch still sends all its input, with the waits between; the waits after its last input,
+   * which would only delay the session's next call, end then.
+   */
+  readonly abandoned?: AbortSignal | undefined;
+}
+
+/** A signal that aborts when either does. */
+export function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): AbortSignal {
+  if (b === undefined || a.aborted) return a;
+  if (b.aborted) return b;
+  const both = new AbortController();
+  const abort = () => {
+    both.abort();
+    a.removeEventListener('abort', abort);
+    b.removeEventListener('abort', abort);
+  };
+  a.addEventListener('abort', abort, { once: true });
+  b.addEventListener('abort', abort, { once: true });
+  return both.signal;
 }
 
 /** Progress as result fields; `waits` only when the batch waited for a condition. */
@@ -78,8 +99,11 @@ export async function runBatch(
      * next sending action waits for the program to handle it.
      */
     let interrupted: number | undefined;
+    const lastSending = actions.findLastIndex((a) => !PAUSES.has(a.type));
     for (let i = 0; i < actions.length; i++) {
       const action = actions[i] as Action;
+      const trailing = i > lastSending && options.abandoned !== undefined;
+      if (trailing && options.abandoned?.aborted) break;
       // A person's keystrokes wait while a run of sending actions goes out, and reach the
       // program at each of the batch's waits (they may be the answer it waits for) and at its end.
       if (PAUSES.has(action.type)) session.input.endAgentRun();
@@ -94,11 +118,15 @@ export async function runBatch(
           interrupted = undefined;
         }
         const outputBytes = session.outputBytes;
-        if ((await runAction(session, action, i, progress, options)) === SENT_SIGNAL) {
+        const actionOptions = trailing
+          ? { ...options, signal: eitherSignal(options.signal, options.abandoned) }
+          : options;
+        if ((await runAction(session, action, i, progress, actionOptions)) === SENT_SIGNAL) {
           interrupted = outputBytes;
         }
         progress.actionsCompleted++;
       } catch (err) {
+        if (trailing && options.abandoned?.aborted && !options.signal.aborted) break;
         throw toTerminalError(err, `action ${i}`).withPartial({
           ...progressFields(progress),
           failedActionIndex: i,

@@ -41,6 +41,8 @@ export interface InputOptions {
   readonly onProgress?: ((elapsedMs: number, timeoutMs: number, what: string) => void) | undefined;
   /** How errors name an action (default `actions[i]`). */
   readonly at?: ((index: number) => ActionAt) | undefined;
+  /** Aborts when no one can read the result any more (BatchOptions.abandoned). */
+  readonly abandoned?: AbortSignal | undefined;
 }
 
 /** Progress before anything was sent. */
@@ -59,7 +61,6 @@ export async function runInput(
   try {
     const snapshot = await observeSession(
       session,
-
       observeOptions(options.defaults, request, options.signal),
     );
     return { progress, snapshot };
@@ -86,6 +87,7 @@ export async function queueInput(
           defaults: options.defaults,
           at: options.at,
           onProgress: options.onProgress,
+          abandoned: options.abandoned,
         }),
       options.signal,
     );

@@ -32,6 +32,7 @@ export const terminalInput = defineTool({
       defaults: ctx.config,
       signal: ctx.signal,
       onProgress: ctx.progress,
+      abandoned: ctx.abandoned,
     });
     return {
       structured: { sessionId: session.id, ...progressFields(progress), snapshot },

@@ -21,6 +21,11 @@ export interface ToolContext {
   readonly attachCommand?: AttachCommand | undefined;
   /** The calling MCP client's name from its initialize (at most 100 characters), if it gave one. */
   readonly clientName?: (() => string | undefined) | undefined;
+  /**
+   * Aborts when no one can read this call's result any more: its HTTP connection closed before
+   * the answer (absent over stdio, where the connection is the server's life).
+   */
+  readonly abandoned?: AbortSignal | undefined;
   /** Aborts when the client cancels the request. */
   readonly signal: AbortSignal;
   /** Sends a progress notification, when the client asked for them (a progress token). */

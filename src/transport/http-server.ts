@@ -5,6 +5,8 @@
  * session (http-sessions.ts), or gets 404 when that session is unknown so the client initializes
  * again. Listener bounds: HTTP_LIMITS.
  */
+
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   createServer,
   type IncomingMessage,
@@ -48,6 +50,17 @@ export const HTTP_LIMITS: HttpLimits = Object.freeze({
 });
 
 export const MCP_PATH = '/mcp';
+
+/** Per request to an MCP session: the signal that its connection closed before the answer. */
+const requestScope = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * For a handler running on behalf of an HTTP request: a signal that aborts when that request's
+ * connection closes before its answer was sent in full (no one can read it any more).
+ */
+export function abandonedSignal(): AbortSignal | undefined {
+  return requestScope.getStore();
+}
 
 export interface HttpServerOptions {
   readonly address: HttpAddress;
@@ -263,7 +276,11 @@ export class HttpMcpServer {
         'MCP session not found: the server was restarted or ended this MCP session; initialize a new one (terminals that are still running are in terminal_list)',
       );
     }
-    await transport.handleRequest(req, res, body);
+    const abandoned = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) abandoned.abort();
+    });
+    await requestScope.run(abandoned.signal, () => transport.handleRequest(req, res, body));
   }
 
   private _unauthorized(req: IncomingMessage, res: ServerResponse, reason: string): void {

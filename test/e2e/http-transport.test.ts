@@ -158,6 +158,37 @@ describe('MCP over HTTP', () => {
     await b.close();
   });
 
+  it('ends the waits after the last input of a batch no one can read, so the next call need not wait', async () => {
+    const server = await start();
+    const a = await connectHttp(server.url, token, 'client-a');
+    const { id } = await a.start({ shell: '/bin/bash', login: false });
+    const call = a
+      .input(id, [
+        { type: 'text', text: 'echo one-$((1+1))' },
+        { type: 'key', key: 'Enter' },
+        { type: 'wait', pattern: '^never-printed$', timeoutMs: 20_000, stopOnInput: false },
+      ])
+      .catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 500));
+    await a.transport.close();
+    await call;
+    const b = await connectHttp(server.url, token, 'client-b');
+    const t0 = performance.now();
+    const typed = await b.input(id, [
+      { type: 'text', text: 'echo two-$((1+1))' },
+      { type: 'key', key: 'Enter' },
+    ]);
+    const waited = performance.now() - t0;
+    assert.equal(typed.isError, false, typed.text);
+    assert.ok(
+      waited < 5000,
+      `the next call waited ${Math.round(waited)} ms behind the dropped wait`,
+    );
+    const screen = await b.waitFor(id, (s) => /^two-2$/m.test(screenText(s)));
+    assert.match(screenText(screen), /^one-2$/m, "the dropped call's input was all sent");
+    await b.close();
+  });
+
   it('answers an MCP session it does not know with 404 saying the server restarted', async () => {
     const server = await start();
     const c = await connectHttp(server.url, token);
