@@ -22,6 +22,7 @@ import type { Logger } from '../shared/log.js';
 import { createBearerCheck, FailureDelay } from './http-auth.js';
 import { readBody } from './http-body.js';
 import { allowedHosts, checkHostAndOrigin } from './http-origin.js';
+import { asDiscover, refuse, unknownMethod } from './http-replies.js';
 import { type McpEndpoint, McpSessions } from './http-sessions.js';
 import { TRANSPORT_LIMITS } from './stdio-transport.js';
 import type { TlsFiles } from './tls.js';
@@ -71,45 +72,6 @@ export interface HttpServerOptions {
   readonly newEndpoint: () => McpEndpoint;
   readonly logger: Logger;
   readonly limits?: HttpLimits;
-}
-
-/** A JSON-RPC error reply with no id, as the SDK's transport answers refused requests. */
-function refuse(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  if (res.headersSent) return;
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
-}
-
-/**
- * A `server/discover` request (the stateless MCP revision's first request), which clients send
- * before falling back to initialize; its id, or undefined for any other body.
- */
-function asDiscover(body: unknown): { id: string | number } | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { method, id } = body as { method?: unknown; id?: unknown };
-  if (method !== 'server/discover') return undefined;
-  return typeof id === 'string' || typeof id === 'number' ? { id } : undefined;
-}
-
-/**
- * Method not found, as a JSON-RPC reply to request `id`: the answer every client that probes
- * with server/discover takes as "initialize instead" (some take no other).
- */
-function unknownMethod(res: ServerResponse, id: string | number): void {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    error: {
-      code: -32601,
-      message: 'method not found: server/discover; this server starts with initialize',
-    },
-  });
-  res.writeHead(200, { 'content-type': 'application/json' }).end(body);
 }
 
 export class HttpMcpServer {
