@@ -51,10 +51,10 @@ const PROMPTS = [
  * End-to-end files that take minutes (10 000 000 lines through the transcript): `.ci/run` runs
  * them after npm test (layer name `heavy`), with files that then try every case instead of a
  * representative few (AGENT_TTY_TEST_HEAVY=1: shutdown on every terminating signal, 200 runs of
- * each lossless shape instead of 25).
+ * each lossless shape instead of 25, every fuzz run instead of half).
  */
 const HEAVY = ['transcript-disk.test.js'];
-const WIDER_WHEN_HEAVY = ['shutdown.test.js', 'lossless.test.js'];
+const WIDER_WHEN_HEAVY = ['shutdown.test.js', 'lossless.test.js', 'fuzz.test.js'];
 
 /**
  * The end-to-end files about the tools that `.ci/run` runs a second time over HTTP (layer name

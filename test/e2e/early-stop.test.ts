@@ -218,7 +218,8 @@ describe('early stop when the program waits for input', { skip: LINUX }, () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  describe('no false stops', () => {
+  // Concurrently: each waits on its own program's timers (seconds of them), not on the CPU.
+  describe('no false stops', { concurrency: true }, () => {
     it('a prompt that comes after 2 s of silence', async () => {
       const { id } = await h.start({ command: "sleep 2; read -p 'Name? ' x", ...BASH });
       const reply = await h.input(id, [{ type: 'wait', pattern: 'Name\\? $' }]);

@@ -44,6 +44,9 @@ const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 /** An id that is never open: the server's ids are t1, t2, … and this test starts one. */
 const NO_SUCH_ID = 't404';
+/** Runs of each property: a representative share in npm test, all of them in the heavy layer. */
+const SHARE = process.env.AGENT_TTY_TEST_HEAVY === '1' ? 1 : 0.5;
+const runs = (n: number) => Math.round(n * SHARE);
 
 interface Tool {
   name: string;
@@ -224,7 +227,7 @@ describe('fuzzing the tool surface', { skip: missingPython }, () => {
       fc.asyncProperty(toolName(), args, async (name, value) => {
         await call(name, defuse(name, value));
       }),
-      { numRuns: 1500, includeErrorInReport: true },
+      { numRuns: runs(1500), includeErrorInReport: true },
     );
   });
 
@@ -238,7 +241,7 @@ describe('fuzzing the tool surface', { skip: missingPython }, () => {
       fc.asyncProperty(cases, async ([name, value]) => {
         await call(name, defuse(name, value));
       }),
-      { numRuns: 2500, includeErrorInReport: true },
+      { numRuns: runs(2500), includeErrorInReport: true },
     );
   });
 
@@ -252,7 +255,7 @@ describe('fuzzing the tool surface', { skip: missingPython }, () => {
           assert.fail(`not rejected untouched: ${toJson(args).slice(0, 300)}`);
         }
       }),
-      { numRuns: 1000, includeErrorInReport: true },
+      { numRuns: runs(1000), includeErrorInReport: true },
     );
     // Send the record delimiter alone: the reader prints what it received since it started.
     const resized = await server.tool('terminal_resize', {

@@ -161,23 +161,60 @@ describe('ready when it says so', { skip: LINUX }, () => {
     assert.deepEqual(failures, []);
   });
 
-  it('a program that prints nothing returns at its exit, or at the deadline as not ready', async () => {
-    const began = Date.now();
-    const [sleeper, tailer] = await Promise.all([
-      h.call('terminal_start', { command: 'sleep 3' }),
-      h.call('terminal_start', { command: 'touch empty.log && tail -f empty.log' }),
-    ]);
-    assert.equal(sleeper.data.snapshot?.status, 'exited', sleeper.text);
-    assert.equal(sleeper.data.snapshot?.settled, true);
-    assert.equal(tailer.data.snapshot?.settled, false, tailer.text);
-    assert.equal(tailer.data.snapshot?.settle, 'starting');
-    assert.match(tailer.text, /no output yet/);
-    const elapsed = Date.now() - began;
-    assert.ok(
-      elapsed >= READY_TIMEOUT_MS - 1500 && elapsed < READY_TIMEOUT_MS + 5000,
-      `${elapsed} ms`,
-    );
-    await closeAll(tailer);
+  // The two wait out the 10 s start-up window, each on its own server: side by side.
+  describe('the start-up window', { concurrency: true }, () => {
+    it('a program that prints nothing returns at its exit, or at the deadline as not ready', async () => {
+      const began = Date.now();
+      const [sleeper, tailer] = await Promise.all([
+        h.call('terminal_start', { command: 'sleep 3' }),
+        h.call('terminal_start', { command: 'touch empty.log && tail -f empty.log' }),
+      ]);
+      assert.equal(sleeper.data.snapshot?.status, 'exited', sleeper.text);
+      assert.equal(sleeper.data.snapshot?.settled, true);
+      assert.equal(tailer.data.snapshot?.settled, false, tailer.text);
+      assert.equal(tailer.data.snapshot?.settle, 'starting');
+      assert.match(tailer.text, /no output yet/);
+      const elapsed = Date.now() - began;
+      assert.ok(
+        elapsed >= READY_TIMEOUT_MS - 1500 && elapsed < READY_TIMEOUT_MS + 5000,
+        `${elapsed} ms`,
+      );
+      await closeAll(tailer);
+    });
+
+    it('a profile stuck on a child shows it as the foreground process; input held for it fails with NOT_READY', async () => {
+      const stuck = await startServer({
+        prefix: [...(testUser?.prefix ?? []), 'env', `HOME=${stuckHome}`],
+        cwd: stuckHome,
+      });
+      try {
+        const start = await stuck.call('terminal_start', {
+          shell: '/bin/bash',
+          login: false,
+          settleTimeoutMs: 3000,
+        });
+        assert.equal(start.data.snapshot?.settle, 'starting', start.text);
+        assert.equal(start.data.snapshot?.foreground?.command, 'pyenv-rehash', start.text);
+        assert.match(start.text, /foreground: pyenv-rehash \(\d+\)/);
+        const list = await stuck.call('terminal_list', {});
+        assert.match(list.text, /foreground: pyenv-rehash/);
+        const sent = await stuck.call('terminal_input', {
+          sessionId: start.data.sessionId as string,
+          actions: [{ type: 'text', text: 'echo hi\n' }],
+        });
+        assertToolError(sent, 'NOT_READY');
+        assert.equal(sent.data.inputSent, false);
+        assert.match(sent.text, /pyenv-rehash/);
+        // Once the start-up window is over, input is no longer held.
+        const later = await stuck.call('terminal_input', {
+          sessionId: start.data.sessionId as string,
+          actions: [{ type: 'key', key: 'c', modifiers: ['Ctrl'] }],
+        });
+        assert.equal(later.isError, false, later.text);
+      } finally {
+        await stuck.close();
+      }
+    });
   });
 
   it("keys sent right after a start reach a program that reads them: top's and htop's q", async () => {
@@ -226,40 +263,6 @@ describe('ready when it says so', { skip: LINUX }, () => {
       const waits = (failed.data as { waits?: WaitReport[] }).waits ?? [];
       assert.equal(waits[0]?.command?.exitCode, 3, failed.text);
       await closeAll(start);
-    }
-  });
-
-  it('a profile stuck on a child shows it as the foreground process; input held for it fails with NOT_READY', async () => {
-    const stuck = await startServer({
-      prefix: [...(testUser?.prefix ?? []), 'env', `HOME=${stuckHome}`],
-      cwd: stuckHome,
-    });
-    try {
-      const start = await stuck.call('terminal_start', {
-        shell: '/bin/bash',
-        login: false,
-        settleTimeoutMs: 3000,
-      });
-      assert.equal(start.data.snapshot?.settle, 'starting', start.text);
-      assert.equal(start.data.snapshot?.foreground?.command, 'pyenv-rehash', start.text);
-      assert.match(start.text, /foreground: pyenv-rehash \(\d+\)/);
-      const list = await stuck.call('terminal_list', {});
-      assert.match(list.text, /foreground: pyenv-rehash/);
-      const sent = await stuck.call('terminal_input', {
-        sessionId: start.data.sessionId as string,
-        actions: [{ type: 'text', text: 'echo hi\n' }],
-      });
-      assertToolError(sent, 'NOT_READY');
-      assert.equal(sent.data.inputSent, false);
-      assert.match(sent.text, /pyenv-rehash/);
-      // Once the start-up window is over, input is no longer held.
-      const later = await stuck.call('terminal_input', {
-        sessionId: start.data.sessionId as string,
-        actions: [{ type: 'key', key: 'c', modifiers: ['Ctrl'] }],
-      });
-      assert.equal(later.isError, false, later.text);
-    } finally {
-      await stuck.close();
     }
   });
 });
