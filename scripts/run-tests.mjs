@@ -145,8 +145,15 @@ if (files.length === 0) {
 }
 const serial = prompts || heavy || process.env.AGENT_TTY_TEST_SERIAL === '1';
 const isSolo = (file) => serial || (file.includes('/e2e/') && SOLO.has(basename(file)));
+/**
+ * The longest files first, so the two at a time finish together: end-to-end files start first and
+ * the many short unit files fill in at the end (alphabetical order left a long file running alone).
+ */
+const LAYER_ORDER = ['e2e', 'integration', 'property', 'unit'];
+const layerRank = (file) => LAYER_ORDER.findIndex((l) => file.includes(`/${l}/`));
+const longestFirst = (a, b) => layerRank(a) - layerRank(b) || (a < b ? -1 : 1);
 const groups = [
-  { concurrency: 2, files: files.filter((f) => !isSolo(f)) },
+  { concurrency: 2, files: files.filter((f) => !isSolo(f)).sort(longestFirst) },
   { concurrency: 1, files: files.filter(isSolo) },
 ].filter((g) => g.files.length > 0);
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isAlive, linuxOnly, sessionPids, waitGone } from '../helpers/processes.js';
-import { which } from '../helpers/programs.js';
+import { python, which } from '../helpers/programs.js';
 import {
   EXIT_BOUND_MS,
   type RawRpcServer,
@@ -77,11 +77,13 @@ describe('faults', () => {
     });
   }
 
-  const DETACHED: [name: string, command: string, needs?: string][] = [
-    ['sh redirecting 0-2 to /dev/null', 'exec >/dev/null 2>&1 </dev/null; sleep 30'],
+  // The interpreter itself, not a version manager's shim: a shim's short-lived helpers would be
+  // counted among the session's processes and be gone a moment later.
+  const DETACHED: [name: string, command: () => string, needs?: string][] = [
+    ['sh redirecting 0-2 to /dev/null', () => 'exec >/dev/null 2>&1 </dev/null; sleep 30'],
     [
       'python closing fds 0-2',
-      `python3 -c 'import os, time; [os.close(fd) for fd in (0, 1, 2)]; time.sleep(30)'`,
+      () => `${python()} -c 'import os, time; [os.close(fd) for fd in (0, 1, 2)]; time.sleep(30)'`,
       'python3',
     ],
   ];
@@ -89,7 +91,7 @@ describe('faults', () => {
     it(`keeps a program that lets go of its terminal (${name}) running until close kills it`, {
       skip: linuxOnly || (needs && !which(needs) ? `${needs} is not installed` : false),
     }, async () => {
-      const { id } = await h.start({ command, ...SH, settleMs: 0 });
+      const { id } = await h.start({ command: command(), ...SH, settleMs: 0 });
       // Long after it let go of the terminal, it is still the running program of the session.
       await sleep(700);
       const snap = await h.snapshot(id, { settleMs: 0 });
