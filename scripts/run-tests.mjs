@@ -157,9 +157,13 @@ const groups = [
   { concurrency: 1, files: files.filter(isSolo) },
 ].filter((g) => g.files.length > 0);
 
+/** How many lines of a failed test's report (its error, then its stack) the summary repeats. */
+const DETAIL_LINES = 40;
+
 /**
  * Runs one group, passing its TAP output through, and returns its exit status with the tests
- * that failed (their names under their suites), so the end of a long log still says which.
+ * that failed (their names under their suites, and the start of each report), so the end of a long
+ * log, which may be all a reader is shown, still says which and why.
  */
 function runGroup(concurrency, group) {
   return new Promise((resolve) => {
@@ -178,7 +182,16 @@ function runGroup(concurrency, group) {
     const failed = [];
     const names = [];
     let rest = '';
+    /** The failed test whose YAML block is being read, and that block's closing line. */
+    let reading = null;
     const scan = (line) => {
+      if (reading) {
+        if (line === reading.end) reading = null;
+        else if (reading.detail.length < DETAIL_LINES) {
+          reading.detail.push(line.slice(reading.end.length - 3));
+        }
+        return;
+      }
       const subtest = /^( *)# Subtest: (.*)$/.exec(line);
       if (subtest) names[subtest[1].length / 4] = subtest[2];
       const notOk = /^( *)not ok \d+ - (.*?)( # .*)?$/.exec(line);
@@ -186,7 +199,10 @@ function runGroup(concurrency, group) {
         const depth = notOk[1].length / 4;
         const path = [...names.slice(0, depth), notOk[2]].join(' > ');
         // A suite fails when one of its tests does: name the tests only.
-        if (!failed.some((f) => f.startsWith(`${path} > `))) failed.push(path);
+        if (failed.some((f) => f.name.startsWith(`${path} > `))) return;
+        const failure = { name: path, detail: [] };
+        failed.push(failure);
+        reading = { end: `${notOk[1]}  ...`, detail: failure.detail };
       }
     };
     child.stdout.on('data', (chunk) => {
@@ -211,6 +227,10 @@ for (const { concurrency, files: group } of groups) {
 }
 if (failed.length > 0) {
   console.log(`\n# ${failed.length} failed:`);
-  for (const name of failed) console.log(`#   ${name}`);
+  for (const { name } of failed) console.log(`#   ${name}`);
+  for (const { name, detail } of failed) {
+    console.log(`\n# ${name}:`);
+    for (const line of detail) console.log(`#   ${line}`);
+  }
 }
 process.exit(status);
