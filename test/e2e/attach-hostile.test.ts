@@ -347,7 +347,7 @@ describe('the attach socket under attack', () => {
       ],
       { settleMs: 0 },
     );
-    await sleep(300);
+    await waitUntil(() => readFileSync(file, 'utf8').endsWith('<q>'), 'the batch at its wait');
     c.send({ type: 'input', data: 'W' });
     await waitUntil(() => readFileSync(file, 'utf8').endsWith('<q>W'), 'the person mid-wait');
     assert.equal((await waiting).isError, false);
