@@ -209,7 +209,8 @@ export class SessionRegistry {
       this._closed.delete(this._closed.keys().next().value as string);
     }
     this._changed();
-    await this._track(session, session.close());
+    // A shell still starting finishes its start-up first, unless the server is shutting down.
+    await this._track(session, session.close({ letStartupFinish: cause !== 'shutdown' }));
     return true;
   }
 
@@ -242,6 +243,8 @@ export class SessionRegistry {
     clearInterval(this._idleTimer);
     this._closingAll ??= (async () => {
       const closes = [...this._sessions.keys()].map((id) => this.close(id, 'shutdown'));
+      // A close waiting for a shell's start-up stops waiting.
+      for (const session of this._closing.keys()) void session.close();
       // Starts in flight close their session themselves once spawned (see start).
       await Promise.allSettled([...closes, ...this._closing.values(), ...this._starts]);
     })();

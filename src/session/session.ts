@@ -18,6 +18,7 @@ import {
   type SessionStatus,
   sessionExitedError,
 } from './session-view.js';
+import { whenStartupOver } from './startup-close.js';
 
 /** The wire types a session produces, derived from the tool schemas (shared/contract/). */
 export type { SessionDeps, SessionInfo, SessionSpec, SessionStatus, Snapshot };
@@ -45,6 +46,9 @@ export class Session implements SettleSource {
   private _exit: PtyExit | undefined;
   private _closed = false;
   private _closing: Promise<void> | undefined;
+  /** Set as close begins (input stops), before a wait for the shell's start-up (startup-close.ts). */
+  private _closeBegun = false;
+  private readonly _startupWait = new AbortController();
   private readonly _exitListeners = new Set<() => void>();
   private _hasSentInput = false;
   /** commandMarkSeq when input was last sent. */
@@ -92,7 +96,7 @@ export class Session implements SettleSource {
       this._isLive(),
     );
     this.input = new InputGate(id, pty, {
-      isOpen: () => this._isLive(),
+      isOpen: () => this._isLive() && !this._closeBegun,
       deliver: (data) => this._deliver(data),
       onPersonInput: () => this.presence.markTyped(),
     });
@@ -154,6 +158,7 @@ export class Session implements SettleSource {
   readonly isSynchronizedUpdate = () => this.screen.isSynchronizedUpdate();
   readonly isFinal = () => this._status === 'exited' || this._closed;
   readonly isReady = () => this.readiness.isReady();
+  readonly startupLeftMs = () => this.readiness.startupLeftMs();
   readonly hasPromptMark = () => this.screen.commandMarks.some((mark) => mark.kind === 'A');
   readonly hasText = () =>
     this.screen.historyTotal > 0 || this.screen.rowTexts().some((r) => r.text !== '');
@@ -220,7 +225,7 @@ export class Session implements SettleSource {
   }
 
   assertOpen(): void {
-    if (this._closed) throw this.closedError();
+    if (this._closed || this._closeBegun) throw this.closedError();
   }
 
   assertRunning(): void {
@@ -247,15 +252,22 @@ export class Session implements SettleSource {
     this._term.screen.releaseTranscript();
   }
 
-  /** Cancels pending work, ends every process of the terminal's session, releases everything. */
-  close(): Promise<void> {
+  /**
+   * Cancels pending work, ends every process of the terminal's session, releases everything.
+   * `letStartupFinish`: an interactive shell not ready yet first finishes its start-up (at most
+   * STARTUP_CLOSE_WAIT_MS); a later call without it (a shutdown) ends that wait.
+   */
+  close(options: { letStartupFinish?: boolean } = {}): Promise<void> {
+    if (options.letStartupFinish !== true) this._startupWait.abort();
     this._closing ??= this._close();
     return this._closing;
   }
 
   private async _close(): Promise<void> {
-    this._closed = true;
+    this._closeBegun = true;
     this.queue.close(this.closedError());
+    await whenStartupOver(this, this._startupWait.signal);
+    this._closed = true;
     for (const listener of this._exitListeners) listener();
     try {
       const { terminate, terminateOptions, logger } = this._deps;
