@@ -48,6 +48,8 @@ export class SessionRegistry {
   private readonly _sessions = new Map<string, Session>();
   private _nextId = 1;
   private _closingAll: Promise<void> | undefined;
+  /** Aborted by closeAll: closes stop waiting for shells' start-ups (startup-close.ts). */
+  private readonly _shutdown = new AbortController();
   private _starting = 0;
   private readonly _closing = new Map<Session, Promise<void>>();
   private readonly _closingIds = new Map<string, Promise<void>>();
@@ -210,7 +212,8 @@ export class SessionRegistry {
     }
     this._changed();
     // A shell still starting finishes its start-up first, unless the server is shutting down.
-    await this._track(session, session.close({ letStartupFinish: cause !== 'shutdown' }));
+    const startupWait = cause === 'shutdown' ? undefined : this._shutdown.signal;
+    await this._track(session, session.close({ startupWait }));
     return true;
   }
 
@@ -242,9 +245,9 @@ export class SessionRegistry {
   closeAll(): Promise<void> {
     clearInterval(this._idleTimer);
     this._closingAll ??= (async () => {
-      const closes = [...this._sessions.keys()].map((id) => this.close(id, 'shutdown'));
       // A close waiting for a shell's start-up stops waiting.
-      for (const session of this._closing.keys()) void session.close();
+      this._shutdown.abort();
+      const closes = [...this._sessions.keys()].map((id) => this.close(id, 'shutdown'));
       // Starts in flight close their session themselves once spawned (see start).
       await Promise.allSettled([...closes, ...this._closing.values(), ...this._starts]);
     })();

@@ -48,7 +48,6 @@ export class Session implements SettleSource {
   private _closing: Promise<void> | undefined;
   /** Set as close begins (input stops), before a wait for the shell's start-up (startup-close.ts). */
   private _closeBegun = false;
-  private readonly _startupWait = new AbortController();
   private readonly _exitListeners = new Set<() => void>();
   private _hasSentInput = false;
   /** commandMarkSeq when input was last sent. */
@@ -254,19 +253,18 @@ export class Session implements SettleSource {
 
   /**
    * Cancels pending work, ends every process of the terminal's session, releases everything.
-   * `letStartupFinish`: an interactive shell not ready yet first finishes its start-up (at most
-   * STARTUP_CLOSE_WAIT_MS); a later call without it (a shutdown) ends that wait.
+   * With `startupWait`, an interactive shell not ready yet first finishes its start-up (at most
+   * STARTUP_CLOSE_WAIT_MS), unless that signal aborts (a shutdown).
    */
-  close(options: { letStartupFinish?: boolean } = {}): Promise<void> {
-    if (options.letStartupFinish !== true) this._startupWait.abort();
-    this._closing ??= this._close();
+  close(options: { startupWait?: AbortSignal | undefined } = {}): Promise<void> {
+    this._closing ??= this._close(options.startupWait);
     return this._closing;
   }
 
-  private async _close(): Promise<void> {
+  private async _close(startupWait: AbortSignal | undefined): Promise<void> {
     this._closeBegun = true;
     this.queue.close(this.closedError());
-    await whenStartupOver(this, this._startupWait.signal);
+    if (startupWait) await whenStartupOver(this, startupWait);
     this._closed = true;
     for (const listener of this._exitListeners) listener();
     try {

@@ -66,15 +66,21 @@ const run = (text: string, timeoutMs = 10_000) => [
   { type: 'wait', command: true, timeoutMs },
 ];
 
-/** agent-tty's private directories of session `id` in the temporary directory. */
+/**
+ * The server's temporary directory, its own: other test files' servers, running beside this one,
+ * have sessions named t1 too, whose start-up files may still be there.
+ */
+const serverTmp = mkdtempSync(join(tmpdir(), 'agent-tty-nonce-tmp-'));
+
+/** agent-tty's private directories of session `id` in the server's temporary directory. */
 const privateDirs = (id: string) =>
-  readdirSync(tmpdir()).filter((name) => name.startsWith(`agent-tty-shell-${id}-`));
+  readdirSync(serverTmp).filter((name) => name.startsWith(`agent-tty-shell-${id}-`));
 
 describe('the command-mark nonce', () => {
   let h: Harness;
   const records = mkdtempSync(join(tmpdir(), 'agent-tty-nonce-records-'));
   before(async () => {
-    h = await startServer({ args: ['--record-dir', records] });
+    h = await startServer({ args: ['--record-dir', records], env: { TMPDIR: serverTmp } });
   });
   afterEach(async () => {
     for (const s of (await h.call('terminal_list')).data.sessions ?? []) {
@@ -85,6 +91,7 @@ describe('the command-mark nonce', () => {
     await h.close();
     homes.removeAll();
     rmSync(records, { recursive: true, force: true });
+    rmSync(serverTmp, { recursive: true, force: true });
   });
 
   for (const c of CASES) {

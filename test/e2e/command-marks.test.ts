@@ -8,7 +8,7 @@
  * startup files set a custom prompt, so the real home is never read.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -92,8 +92,10 @@ const run = (text: string, extra: Record<string, unknown> = {}) => [
 
 describe('command marks', () => {
   let h: Harness;
+  // The server's own temporary directory: servers of other test files have sessions t1, t2 too.
+  const serverTmp = mkdtempSync(join(tmpdir(), 'agent-tty-marks-tmp-'));
   before(async () => {
-    h = await startServer();
+    h = await startServer({ env: { TMPDIR: serverTmp } });
   });
   // A failed test leaves no session behind to fill the session limit.
   afterEach(async () => {
@@ -104,6 +106,7 @@ describe('command marks', () => {
   after(async () => {
     await h.close();
     homes.removeAll();
+    rmSync(serverTmp, { recursive: true, force: true });
   });
 
   async function startShell(c: ShellCase): Promise<string> {
@@ -362,11 +365,11 @@ describe('command marks', () => {
     const error = assertToolError(reply, 'WAIT_TIMEOUT');
     assert.match(error.message, /printed no command marks.*pattern/);
     // No mark came, so the directory stays until close; the file that held the nonce is empty.
-    const [dir] = readdirSync(tmpdir()).filter((n) => n.startsWith(`agent-tty-shell-${id}-`));
+    const [dir] = readdirSync(serverTmp).filter((n) => n.startsWith(`agent-tty-shell-${id}-`));
     assert.ok(dir, 'the private directory is kept until close');
-    assert.equal(readFileSync(join(tmpdir(), dir, 'bashrc'), 'utf8'), '');
+    assert.equal(readFileSync(join(serverTmp, dir, 'bashrc'), 'utf8'), '');
     await h.call('terminal_close', { sessionId: id });
-    assert.equal(existsSync(join(tmpdir(), dir)), false, 'removed at close');
+    assert.equal(existsSync(join(serverTmp, dir)), false, 'removed at close');
   });
 
   it('a program that is not an interactive shell: command:true is refused, nothing sent', async () => {
