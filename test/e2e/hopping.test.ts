@@ -18,20 +18,12 @@ import { sleep } from '../helpers/wait.js';
 const skip = linuxOnly || (which('python3') ? false : 'python3 missing');
 /** The interpreter itself, not a version manager's shim that takes a second to start it. */
 const PYTHON = skip ? 'python3' : python();
-/** Two hoppers that give up by themselves after 10 s, so a failed run leaves nothing for long. */
-const HOPPER = `${PYTHON} ${join(FIXTURES, 'hopper.py')} ${process.env.HOPPERS ?? 2} 10`;
+/** Two hoppers that give up by themselves after 30 s, so a failed run leaves nothing for long. */
+const HOPPER = `${PYTHON} ${join(FIXTURES, 'hopper.py')} ${process.env.HOPPERS ?? 2} 30`;
 const TRIALS = 5;
 
-/** Waits until the session's processes are seen hopping: many distinct pids in it. */
-async function waitHopping(sid: number): Promise<void> {
-  const seen = new Set<number>();
-  const deadline = performance.now() + 10_000;
-  while (seen.size < 8 && performance.now() < deadline) {
-    for (const pid of sessionPids(sid)) seen.add(pid);
-    await sleep(5);
-  }
-  assert.ok(seen.size >= 8, `session ${sid} hops: ${[...seen]}`);
-}
+/** What the fixture prints once each hopper has hopped eight times (it reports its own hops). */
+const HOPPING = { type: 'wait', pattern: '^HOPPING$', timeoutMs: 30_000 };
 
 /** Watches the session for `ms` and returns every pid still seen in it. */
 async function survivorsOver(sid: number, ms: number): Promise<number[]> {
@@ -56,7 +48,8 @@ describe('processes that hop between process groups', { skip }, () => {
       const { id } = await h.start({ command: HOPPER, login: false, settleMs: 0 });
       const list = await h.call('terminal_list');
       const sid = list.data.sessions?.find((s) => s.sessionId === id)?.pid as number;
-      await waitHopping(sid);
+      const hopping = await h.input(id, [HOPPING]);
+      assert.equal(hopping.isError, false, hopping.text);
       const closed = await h.call('terminal_close', { sessionId: id });
       assert.equal(closed.data.closed, true);
       const left = await survivorsOver(sid, 300);
@@ -72,6 +65,16 @@ interface Ending {
   exitedAfter(since: number): Promise<number>;
 }
 
+/** Runs `setUp`; if it fails, ends the server it was setting up before passing the failure on. */
+async function endingOnFailure<T>(setUp: () => Promise<T>, endServer: () => void): Promise<T> {
+  try {
+    return await setUp();
+  } catch (error) {
+    endServer();
+    throw error;
+  }
+}
+
 /** A server, over stdio or HTTP as TEST_TRANSPORT says, running HOPPER in one session. */
 async function startHopping(): Promise<Ending> {
   const start = { command: HOPPER, login: false, settleMs: 300 };
@@ -79,8 +82,15 @@ async function startHopping(): Promise<Ending> {
     const token = newToken();
     const server = await startHttpServer({ env: { AGENT_TTY_TOKEN: token } });
     const client = await connectHttp(server.url, token);
-    await client.start(start);
-    const list = await client.call('terminal_list');
+    const list = await endingOnFailure(
+      async () => {
+        const { id } = await client.start(start);
+        const hopping = await client.input(id, [HOPPING]);
+        assert.equal(hopping.isError, false, hopping.text);
+        return client.call('terminal_list');
+      },
+      () => server.child.kill('SIGTERM'),
+    );
     return {
       sid: list.data.sessions?.[0]?.pid as number,
       end: (trigger) => {
@@ -97,10 +107,22 @@ async function startHopping(): Promise<Ending> {
     };
   }
   const server = await startRawRpcServer();
-  await server.tool('terminal_start', start);
-  const listed = (await server.tool('terminal_list')) as {
-    structuredContent: { sessions: { pid: number }[] };
-  };
+  const listed = await endingOnFailure(
+    async () => {
+      const started = (await server.tool('terminal_start', start)) as {
+        structuredContent: { sessionId: string };
+      };
+      const hopping = await server.tool('terminal_input', {
+        sessionId: started.structuredContent.sessionId,
+        actions: [HOPPING],
+      });
+      assert.notEqual(hopping.isError, true, JSON.stringify(hopping));
+      return (await server.tool('terminal_list')) as {
+        structuredContent: { sessions: { pid: number }[] };
+      };
+    },
+    () => server.child.kill('SIGTERM'),
+  );
   return {
     sid: listed.structuredContent.sessions[0]?.pid as number,
     end: (trigger) =>
@@ -118,7 +140,6 @@ describe('shutdown with processes that hop between process groups', { skip }, ()
         TEST_TRANSPORT === 'http' && trigger === 'stdin EOF' && 'stdin does not end an HTTP server',
     }, async () => {
       const server = await startHopping();
-      await waitHopping(server.sid);
       const since = performance.now();
       server.end(trigger);
       const afterMs = await server.exitedAfter(since);
