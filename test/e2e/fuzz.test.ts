@@ -23,6 +23,7 @@ import {
   validAction,
   validValue,
 } from '../helpers/fuzz-args.js';
+import { HEAVY } from '../helpers/layers.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
 import { isAlive } from '../helpers/processes.js';
 import { which } from '../helpers/programs.js';
@@ -45,7 +46,7 @@ const INTERNAL_ERROR = -32603;
 /** An id that is never open: the server's ids are t1, t2, … and this test starts one. */
 const NO_SUCH_ID = 't404';
 /** Runs of each property: a representative share in npm test, all of them in the heavy layer. */
-const SHARE = process.env.AGENT_TTY_TEST_HEAVY === '1' ? 1 : 0.5;
+const SHARE = HEAVY ? 1 : 0.5;
 const runs = (n: number) => Math.round(n * SHARE);
 
 interface Tool {

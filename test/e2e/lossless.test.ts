@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { trials } from '../helpers/layers.js';
 import { python } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { type Snapshot, screenText } from '../helpers/tool-calls.js';
 
-const RUNS = process.env.AGENT_TTY_TEST_HEAVY === '1' ? 200 : 25;
+const RUNS = trials(200, 25);
 
 const PARALLEL = 4;
 

@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { HEAVY } from '../helpers/layers.js';
 import { isAlive, linuxOnly, sessionPids } from '../helpers/processes.js';
 import { EXIT_BOUND_MS, type RawRpcServer, startRawRpcServer } from '../helpers/raw-rpc.js';
 import { sleep, waitUntil } from '../helpers/wait.js';
@@ -100,7 +101,7 @@ async function assertNothingLeft(started: Started): Promise<void> {
  * npm test tries the ways out that differ (EOF, a broken pipe, the signals a terminal and a
  * service manager send); the heavy layer (`node scripts/run-tests.mjs heavy`) tries every one.
  */
-const EVERY_SIGNAL = process.env.AGENT_TTY_TEST_HEAVY === '1';
+const EVERY_SIGNAL = HEAVY;
 const TRIED: readonly NodeJS.Signals[] = EVERY_SIGNAL
   ? SHUTDOWN_SIGNALS
   : ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1'];
