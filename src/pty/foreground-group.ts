@@ -50,6 +50,19 @@ export function leaderInForeground(leaderPid: number): GroupMember[] {
   return [memberOf(leaderPid, s)];
 }
 
+/**
+ * Whether the terminal's foreground process group is the session leader's own, or that of a copy
+ * of the leader it forked (its child, with its command name): a shell between commands, or a
+ * shell's command before it runs its program. Whether they read the terminal is the probe's.
+ */
+export function leaderOrCopyInForeground(leaderPid: number): boolean {
+  const leader = readProcStat(leaderPid);
+  if (!leader || leader.state === 'Z' || !(leader.tpgid > 0)) return false;
+  if (leader.pgrp === leader.tpgid) return true;
+  const head = readProcStat(leader.tpgid);
+  return head !== undefined && head.ppid === leaderPid && head.comm === leader.comm;
+}
+
 function memberOf(pid: number, s: ProcStat): GroupMember {
   return { pid, state: s.state, cpuTicks: (s.utime || 0) + (s.stime || 0) };
 }

@@ -5,6 +5,7 @@
  * closed, and everywhere the probe cannot run.
  */
 import { type ForegroundProcess, foregroundProcess } from '../pty/foreground.js';
+import { leaderOrCopyInForeground } from '../pty/foreground-group.js';
 import { createInputWaitProbe, type InputWait, type InputWaitProbe } from '../pty/input-wait.js';
 import { makeTextSafe } from '../screen/text-safety.js';
 
@@ -37,6 +38,18 @@ export class ProgramWatch {
   /** Whether the session's own program (its shell) waits for input, whatever else runs. */
   leaderWaits(): boolean {
     return this._live() && this._probe?.leaderWaits() === true;
+  }
+
+  /**
+   * Whether the session's own program, or a copy it forked that has not become another program
+   * yet, holds the terminal (its process group is the foreground one) without reading it since the
+   * last input: a shell between a command and its next prompt, or starting a command.
+   */
+  shellBetweenCommands(): boolean {
+    if (!this._live() || this._probe === undefined) return false;
+    return (
+      leaderOrCopyInForeground(this._pid) && !this._probe.leaderWaits() && !this._probe.isWaiting()
+    );
   }
 
   /** The foreground program's wait for input (how long, the CPU its group used), if it waits. */

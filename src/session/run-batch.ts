@@ -18,7 +18,11 @@ import { encodeFocus, encodePaste, encodeText } from '../input/encode-text.js';
 import type { TerminalModes } from '../screen/terminal-modes.js';
 import type { WaitReport } from '../shared/contract/progress.js';
 import { type TerminalError, throwIfAborted, toTerminalError } from '../shared/errors.js';
-import { sendsSignalCharacter, whenReadingAgain } from './after-interrupt.js';
+import {
+  sendsSignalCharacter,
+  whenReadingAgain,
+  whenShellCanTakeInterrupt,
+} from './after-interrupt.js';
 import { checkActions, mouseError, mouseReports } from './check-batch.js';
 import { type ObserveDefaults, observeOptions, settleSession } from './observation.js';
 import { notReadyError } from './readiness.js';
@@ -117,13 +121,11 @@ export async function runBatch(
           }
           interrupted = undefined;
         }
-        const outputBytes = session.outputBytes;
         const actionOptions = trailing
           ? { ...options, signal: eitherSignal(options.signal, options.abandoned) }
           : options;
-        if ((await runAction(session, action, i, progress, actionOptions)) === SENT_SIGNAL) {
-          interrupted = outputBytes;
-        }
+        const sentSignal = await runAction(session, action, i, progress, actionOptions);
+        if (sentSignal !== undefined) interrupted = sentSignal;
         progress.actionsCompleted++;
       } catch (err) {
         if (trailing && options.abandoned?.aborted && !options.signal.aborted) break;
@@ -160,24 +162,32 @@ export function failedBeforeSending(err: unknown): TerminalError {
   return typeof index === 'number' ? error.withPartial({ failedActionIndex: index }) : error;
 }
 
-/** What runAction returns when it sent one of the terminal's signal characters. */
-const SENT_SIGNAL = 'signal';
-
 /** Actions that send nothing and may take time: a person's input is not held across them. */
 const PAUSES: ReadonlySet<Action['type']> = new Set(['wait', 'observe', 'expect']);
 
+/**
+ * Runs one action. When it sent one of the terminal's signal characters (Ctrl+C), returns the
+ * bytes of output received just before: the next sending action waits for the program to handle
+ * it (after-interrupt.ts).
+ */
 async function runAction(
   session: Session,
   action: Action,
   index: number,
   progress: BatchProgress,
   options: BatchOptions,
-): Promise<typeof SENT_SIGNAL | undefined> {
+): Promise<number | undefined> {
   const at = options.at ?? actionAt;
-  const send = (bytes: Uint8Array): typeof SENT_SIGNAL | undefined => {
+  const send = async (bytes: Uint8Array): Promise<number | undefined> => {
+    const interrupts = sendsSignalCharacter(bytes);
+    if (interrupts) {
+      await whenShellCanTakeInterrupt(session, options.signal);
+      session.assertRunning();
+    }
+    const outputBytes = session.outputBytes;
     session.send(bytes);
     if (bytes.length > 0) progress.inputSent = true;
-    return sendsSignalCharacter(bytes) ? SENT_SIGNAL : undefined;
+    return interrupts ? outputBytes : undefined;
   };
   switch (action.type) {
     case 'text':
@@ -198,13 +208,13 @@ async function runAction(
       for (const report of mouseReports(action, modes.mouseTracking)) {
         const encoded = encodeMouse(report, modes);
         if (!encoded.ok) throw mouseError(at(index), encoded.code, encoded.reason);
-        send(encoded.bytes);
+        await send(encoded.bytes);
       }
       return undefined;
     }
     case 'focus': {
       const modes = await currentModes(session);
-      if (modes.focusEvents) send(encodeFocus(action.focused));
+      if (modes.focusEvents) await send(encodeFocus(action.focused));
       return undefined;
     }
     case 'wait':

@@ -163,6 +163,8 @@ export class Session implements SettleSource {
     this.screen.historyTotal > 0 || this.screen.rowTexts().some((r) => r.text !== '');
   readonly isWaitingForInput = () => this._watch.isWaiting();
   readonly leaderWaitsForInput = () => this._watch.leaderWaits();
+  /** Whether the session's interactive shell holds the terminal without reading it. */
+  readonly shellBetweenCommands = () => this.command === null && this._watch.shellBetweenCommands();
   readonly inputWait = () => this._watch.inputWait();
   readonly othersIdle = () => this._watch.othersIdle();
   readonly foregroundCpuMs = () => this._watch.foregroundCpuMs();

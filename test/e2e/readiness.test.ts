@@ -243,9 +243,7 @@ describe('ready when it says so', { skip: LINUX }, () => {
         actions: [
           { type: 'key', key: 'Enter' },
           { type: 'key', key: 'c', modifiers: ['Ctrl'] },
-          // A Ctrl+C that reaches bash while PROMPT_COMMAND runs is acted on at the next key,
-          // which bash drops (spec/tools.md, terminal_input): the space is that key when it does.
-          { type: 'text', text: ' echo o""k' },
+          { type: 'text', text: 'echo o""k' },
           { type: 'key', key: 'Enter' },
           { type: 'wait', pattern: '^ok$', timeoutMs: 20_000 },
         ],
