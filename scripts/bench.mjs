@@ -8,7 +8,8 @@
 // a flood of combining marks and an endless OSC string, a flood of cursor-position queries, a
 // client that stops reading its replies, and a MiB of type-ahead for a program that never reads;
 // each reports the server's peak RSS, CPU and terminal_list latency (scripts/bench/hostile.mjs).
-// `http` runs only the calls over MCP Streamable HTTP beside stdio (scripts/bench/http.mjs).
+// `http` runs only the calls over MCP Streamable HTTP beside stdio, and during a flood of wrong
+// tokens (scripts/bench/http.mjs).
 // BENCH_SERVER=/path/to/dist/main.js runs another build; BENCH_RUNS sets the runs per figure.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

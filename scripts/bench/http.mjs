@@ -3,6 +3,8 @@
 // same calls through its stdio client. The ratio is what the HTTP transport costs a call; most
 // of it is the client's (the SDK's client parses each answer's SSE stream with web streams, about
 // 3 ms a call here), so terminal_list is also shown beside a bare fetch the server refuses.
+// Last, terminal_list while another process floods the server with wrong tokens, beside quiet
+// windows between: what the flood costs an honest client (spec/http.md, Authentication).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +12,36 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SERVER } from './client.mjs';
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A flood: up to `total` POSTs with wrong tokens, `parallel` at a time, for `seconds` or more. */
+const FLOOD = { total: 2000, parallel: 32, seconds: 3 };
+/**
+ * The attacker: `TOTAL` POSTs with wrong tokens, `PARALLEL` at a time, each on a new connection;
+ * prints how many got their 401 so far, every 100 ms.
+ */
+const ATTACKER = `
+  import { request } from 'node:http';
+  import { randomBytes } from 'node:crypto';
+  const [url, total, parallel] = [process.env.URL, Number(process.env.TOTAL), Number(process.env.PARALLEL)];
+  let sent = 0;
+  let answered = 0;
+  const one = () => new Promise((resolve) => {
+    const req = request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { authorization: 'Bearer ' + randomBytes(32).toString('hex'), 'content-type': 'application/json' },
+    }, (res) => { res.resume(); res.on('end', () => { if (res.statusCode === 401) answered++; resolve(); }); });
+    req.on('error', () => resolve());
+    req.end('{}');
+  });
+  setInterval(() => process.stdout.write(answered + '\\n'), 100);
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (sent < total) { sent++; await one(); }
+  }));
+  process.stdout.write(answered + '\\n');
+  process.exit(0);
+`;
 
 /** `agent-tty serve --http 127.0.0.1:0` with a fresh token, and an SDK client connected to it. */
 export async function connectHttp() {
@@ -52,6 +84,7 @@ export async function connectHttp() {
     return performance.now() - t0;
   };
   return {
+    url,
     call,
     floorOnce,
     close: async () => {
@@ -113,6 +146,68 @@ async function styledSnapshots(client, n) {
   return { ms: median(times), bytes };
 }
 
+/** ms of each of `n` terminal_list calls over `client`, one after another. */
+async function listTimes(client, n) {
+  const times = [];
+  while (times.length < n) {
+    const t0 = performance.now();
+    await client.call('terminal_list', {});
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+/**
+ * One window of FLOOD: ms of `calls` terminal_list calls from the flood's first second on (past
+ * the first, short delays every refusal waits its 2 s); and how many wrong tokens got their 401
+ * in how many seconds (FLOOD.seconds at least).
+ */
+async function floodWindow(http, calls) {
+  const attacker = spawn(process.execPath, ['--input-type=module', '-e', ATTACKER], {
+    env: {
+      ...process.env,
+      URL: http.url,
+      TOTAL: `${FLOOD.total}`,
+      PARALLEL: `${FLOOD.parallel}`,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let answered = 0;
+  attacker.stdout.on('data', (chunk) => {
+    answered = Number(chunk.toString().trim().split('\n').at(-1));
+  });
+  const started = performance.now();
+  try {
+    await sleep(1000);
+    const times = await listTimes(http, calls);
+    // Refusals are counted over a few seconds at least: their first second is not the pace.
+    await sleep(FLOOD.seconds * 1000 - (performance.now() - started));
+    return { times, answered, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    attacker.kill('SIGKILL');
+    // The server still holds the killed attacker's last refusals for up to 2 s.
+    await sleep(2500);
+  }
+}
+
+/**
+ * terminal_list's median in quiet windows and FLOOD windows of as many calls taken in turn,
+ * `runs` of each, so that the machine's own drift falls on both alike.
+ */
+async function duringFlood(http, calls, runs) {
+  await listTimes(http, calls); // warm up after the calls before
+  const [quiet, during] = [[], []];
+  let [answered, seconds] = [0, 0];
+  for (let r = 0; r < runs; r++) {
+    quiet.push(...(await listTimes(http, calls)));
+    const flood = await floodWindow(http, calls);
+    during.push(...flood.times);
+    answered += flood.answered;
+    seconds += flood.seconds;
+  }
+  return { quiet: median(quiet), during: median(during), refusalsPerSecond: answered / seconds };
+}
+
 /** Reports the HTTP rows; `stdio` is a connected stdio client (bench/client.mjs connect()). */
 export async function reportHttp(report, fmt, connect, python, runs) {
   const n = Math.max(runs * 4, 20);
@@ -156,6 +251,26 @@ export async function reportHttp(report, fmt, connect, python, runs) {
       fmt(httpShot.ms / stdioShot.ms, 2),
       '<= 1.20',
       httpShot.ms / stdioShot.ms <= 1.2,
+    );
+    const flood = await duringFlood(http, n * 5, runs);
+    const rate = flood.refusalsPerSecond;
+    report(
+      `HTTP: wrong tokens ${FLOOD.parallel} at a time, answered`,
+      fmt(rate, 0),
+      '401/s',
+      `${FLOOD.total} would take ${fmt(FLOOD.total / rate / 60, 1)} min`,
+      '',
+      '<= 40/s',
+      rate <= 40,
+    );
+    report(
+      'HTTP: terminal_list during that flood (median)',
+      fmt(flood.during, 2),
+      'ms',
+      `${fmt(flood.quiet, 2)} ms in quiet windows between`,
+      fmt(flood.during / flood.quiet, 2),
+      '<= 1.10',
+      flood.during / flood.quiet <= 1.1,
     );
   } finally {
     await stdio.close();
