@@ -8,10 +8,14 @@
 // afterwards, one at a time, with nothing else of the suite beside them. The others drive real
 // programs too, and must hold on a machine that is doing something else.
 //
-// Usage: node scripts/run-tests.mjs [layer ...]   (layers: unit property integration e2e;
+// Usage: node scripts/run-tests.mjs [layer ...] [name ...]   (layers: unit property integration e2e;
 //        prompts: the shell and prompt files of e2e, one at a time;
 //        heavy: the end-to-end files and tables too long for npm test's budget, one at a time;
-//        http: the tool files of HTTP_RERUN again, over `agent-tty serve --http`)
+//        http: the tool files of HTTP_RERUN again, over `agent-tty serve --http`;
+//        loaded: the integration and end-to-end layers beside two busy loops, as a CI runner's
+//        neighbours load it: a test that fails there raced the machine, a bug to find and fix)
+//        a name (`hopping`, `real-input`) keeps only the files of that name;
+//        AGENT_TTY_TEST_REPEAT=N runs each file N times, to try a fix against a flake;
 //        AGENT_TTY_TEST_SERIAL=1 runs every file one at a time;
 //        AGENT_TTY_TEST_FILE_LIMIT_S sets every file's time limit in seconds.
 import { spawn } from 'node:child_process';
@@ -120,16 +124,22 @@ const LEFTOVER_GRACE_MS = 5000;
 /** The variable that marks every process a file starts, so the runner can find them all. */
 const MARK = 'AGENT_TTY_TEST_RUN';
 
-const layers = process.argv.slice(2);
+const LAYERS = ['unit', 'property', 'integration', 'e2e', 'prompts', 'heavy', 'http', 'loaded'];
+const layers = process.argv.slice(2).filter((a) => LAYERS.includes(a));
+const names = process.argv.slice(2).filter((a) => !LAYERS.includes(a));
+const REPEAT = Number(process.env.AGENT_TTY_TEST_REPEAT) || 1;
 const prompts = layers.includes('prompts');
 const heavy = layers.includes('heavy');
 const http = layers.includes('http');
+const loaded = layers.includes('loaded');
 const roots = (
   prompts || heavy || http
     ? ['e2e']
-    : layers.length
-      ? layers
-      : ['unit', 'property', 'integration', 'e2e']
+    : loaded
+      ? ['integration', 'e2e']
+      : layers.length
+        ? layers
+        : ['unit', 'property', 'integration', 'e2e']
 ).map((l) => join('build', 'test', l));
 
 function collect(dir) {
@@ -151,7 +161,11 @@ const chosen = (file) =>
       : http
         ? HTTP_RERUN.includes(basename(file))
         : !HEAVY.includes(basename(file));
-const files = roots.flatMap(collect).filter(chosen);
+const named = (file) => names.length === 0 || names.includes(basename(file, '.test.js'));
+const files = roots
+  .flatMap(collect)
+  .filter((file) => chosen(file) && named(file))
+  .flatMap((file) => Array(REPEAT).fill(file));
 // A file renamed or removed must not silently leave the HTTP layer.
 const unknown = http ? HTTP_RERUN.filter((f) => !files.some((file) => basename(file) === f)) : [];
 if (unknown.length > 0) {
@@ -367,6 +381,19 @@ async function runGroup(concurrency, group) {
   await Promise.all(Array.from({ length: Math.min(concurrency, group.length) }, worker));
   return results;
 }
+
+/** The loaded layer's busy loops: one per core, at the tests' own priority. */
+const BUSY_LOOPS = 2;
+const busy = loaded
+  ? Array.from({ length: BUSY_LOOPS }, () =>
+      spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }),
+    )
+  : [];
+const endBusy = () => {
+  for (const loop of busy) loop.kill('SIGKILL');
+};
+process.on('exit', endBusy);
+if (loaded) console.log(`# beside ${BUSY_LOOPS} busy loops`);
 
 const suiteStarted = Date.now();
 const results = [];

@@ -4,11 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   childrenOf,
   foregroundGroup,
   leaderInForeground,
+  leaderOrCopyInForeground,
   MAX_PROCESSES,
 } from '../../../src/pty/foreground-group.js';
 import { scanProcSync } from '../../../src/pty/processes.js';
@@ -68,6 +70,33 @@ describe('foregroundGroup', { skip: linuxOnly }, () => {
       const [job] = childrenOf(pty.pid);
       await waitUntil(() => pids(foregroundGroup(pty.pid)).join() === `${job}`, 'the job in front');
       assert.deepEqual(leaderInForeground(pty.pid), [], 'bash waits behind its job');
+    } finally {
+      stop(pty);
+    }
+  });
+
+  it("tells the shell, or a copy it forked, in front from a command's program", async () => {
+    const pty = start('/bin/bash', ['--norc', '--noprofile', '-i']);
+    try {
+      await waitUntil(() => leaderInForeground(pty.pid).length === 1, 'bash at its prompt');
+      assert.equal(leaderOrCopyInForeground(pty.pid), true, 'the shell itself');
+      // A subshell is a copy of bash in a group of its own, as a command is before it runs.
+      pty.write(Buffer.from('( read x )\r'));
+      await waitUntil(() => childrenOf(pty.pid).length === 1, 'bash forks the subshell');
+      const [copy] = childrenOf(pty.pid);
+      await waitUntil(() => pids(foregroundGroup(pty.pid)).join() === `${copy}`, 'it is in front');
+      assert.equal(leaderOrCopyInForeground(pty.pid), true, 'a copy of the shell');
+      pty.write(Buffer.from('\rsleep 30\r'));
+      const comm = (pid?: number) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+        } catch {
+          return undefined;
+        }
+      };
+      await waitUntil(() => comm(childrenOf(pty.pid)[0]) === 'sleep', 'sleep runs');
+      await waitUntil(() => !leaderInForeground(pty.pid).length, 'sleep in front');
+      assert.equal(leaderOrCopyInForeground(pty.pid), false, "a command's program");
     } finally {
       stop(pty);
     }
