@@ -56,8 +56,17 @@ export async function whenStartupOver(
     source.isReady() ||
     source.isWaitingForInput() ||
     clock.now() >= deadline;
-  const aborted = new Promise<void>((resolve) =>
-    signal.addEventListener('abort', () => resolve(), { once: true }),
-  );
-  while (!over()) await Promise.race([clock.sleep(POLL_MS), aborted]);
+  if (over()) return;
+  // The signal lives as long as the server (the registry's shutdown): the listener must go with
+  // the wait, or every closed shell stays reachable from it.
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    while (!over()) await Promise.race([clock.sleep(POLL_MS), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
