@@ -6,7 +6,7 @@
  */
 
 import type { ActionAt } from '../input/actions.js';
-import { type SettleResult, waitForSettle } from '../screen/settle.js';
+import { type Clock, type SettleResult, systemClock, waitForSettle } from '../screen/settle.js';
 import type { Snapshot } from '../shared/contract/snapshot.js';
 import { TerminalError } from '../shared/errors.js';
 import type { Session } from './session.js';
@@ -82,18 +82,24 @@ export function checkSettleTiming(
 /**
  * Waits until the session's screen settles (screen/settle.ts); within the start-up window, quiet
  * counts only once the program is ready. SESSION_CLOSED when the session closes meanwhile.
+ * `clock`: tests pass a fake one.
  */
 export async function settleSession(
   session: Session,
   options: ObserveOptions,
+  clock: Clock = systemClock,
 ): Promise<SettleResult> {
   session.assertOpen();
   const startupLeftMs = session.readiness.startupLeftMs();
-  const result = await waitForSettle(session, {
-    ...options,
-    inputGraceMs: session.detectsInputWait ? options.inputGraceMs : undefined,
-    readyTimeoutMs: options.awaitReady && startupLeftMs > 0 ? startupLeftMs : undefined,
-  });
+  const result = await waitForSettle(
+    session,
+    {
+      ...options,
+      inputGraceMs: session.detectsInputWait ? options.inputGraceMs : undefined,
+      readyTimeoutMs: options.awaitReady && startupLeftMs > 0 ? startupLeftMs : undefined,
+    },
+    clock,
+  );
   session.assertOpen();
   // Not ready, but with text on the screen (a profile printing, a program redrawing): the
   // screen was still changing or not yet settled, not empty.

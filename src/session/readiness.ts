@@ -10,6 +10,7 @@
  * break a shell's start-up), for at most READY_TIMEOUT_MS from the start.
  * @see spec/guarantees.md (Readiness)
  */
+import { type Clock, systemClock } from '../screen/settle.js';
 import { formatDuration } from '../shared/duration.js';
 import { cancelledError, TerminalError } from '../shared/errors.js';
 
@@ -55,7 +56,8 @@ export interface ReadinessOptions {
   readonly startedAt: number;
   /** Quiet after the first text that makes a program the probe cannot judge ready. */
   readonly quietMs: number;
-  readonly now?: () => number;
+  /** performance.now() and real timers by default; tests pass a fake one. */
+  readonly clock?: Clock;
 }
 
 export class Readiness {
@@ -67,13 +69,17 @@ export class Readiness {
   private _cpuMark:
     | { readonly parsedAt: number; readonly at: number; readonly cpuMs: number }
     | undefined;
-  private readonly _now: () => number;
+  private readonly _clock: Clock;
 
   constructor(
     private readonly _source: ReadinessSource,
     private readonly _options: ReadinessOptions,
   ) {
-    this._now = _options.now ?? (() => performance.now());
+    this._clock = _options.clock ?? systemClock;
+  }
+
+  private _now(): number {
+    return this._clock.now();
   }
 
   /** When the session became ready (performance.now()), if it has. */
@@ -120,7 +126,7 @@ export class Readiness {
     if (this.isStartupOver()) return Promise.resolve(false);
     return new Promise((resolve, reject) => {
       const finish = (ready: boolean | Error) => {
-        clearInterval(timer);
+        this._clock.clearTimeout(timer);
         unsubscribe();
         signal?.removeEventListener('abort', onAbort);
         if (ready instanceof Error) reject(ready);
@@ -131,7 +137,11 @@ export class Readiness {
         else if (this.isStartupOver()) finish(false);
       };
       const onAbort = () => finish(cancelledError(signal as AbortSignal));
-      const timer = setInterval(look, READY_POLL_MS);
+      const poll = () => {
+        timer = this._clock.setTimeout(poll, READY_POLL_MS);
+        look();
+      };
+      let timer = this._clock.setTimeout(poll, READY_POLL_MS);
       const unsubscribe = this._source.subscribe(look);
       signal?.addEventListener('abort', onAbort, { once: true });
       if (signal?.aborted) onAbort();

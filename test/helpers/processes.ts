@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ProcStat, parseProcStat } from '../../src/pty/proc-stat.js';
+import { SYSCALLS } from '../../src/pty/wait-syscalls.js';
 import { sleep } from './wait.js';
 
 /** A node:test `skip` value for tests that read /proc. */
@@ -134,4 +135,21 @@ export function listeningPorts(pid: number): number[] {
     }
   }
   return ports;
+}
+
+/**
+ * Whether a process of the session led by `sid` is blocked in nanosleep or clock_nanosleep now
+ * (its /proc/<pid>/syscall): a `sleep` has got there, so a wait for input can be ruled out
+ * without waiting a guessed while.
+ */
+export function isAsleepInSession(sid: number): boolean {
+  const table = SYSCALLS[process.arch] ?? {};
+  return sessionPids(sid).some((pid) => {
+    try {
+      const nr = Number(readFileSync(`/proc/${pid}/syscall`, 'latin1').split(' ')[0]);
+      return table[nr]?.kind === 'sleep';
+    } catch {
+      return false;
+    }
+  });
 }

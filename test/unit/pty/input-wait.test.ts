@@ -9,6 +9,7 @@ import { createInputWaitProbe } from '../../../src/pty/input-wait.js';
 import { othersIdle } from '../../../src/pty/others-idle.js';
 import { scanProcSync } from '../../../src/pty/processes.js';
 import { spawnPty } from '../../../src/pty/spawn.js';
+import { isAsleepInSession } from '../../helpers/processes.js';
 import { python } from '../../helpers/programs.js';
 import { sleep } from '../../helpers/wait.js';
 
@@ -51,7 +52,7 @@ describe('input-wait probe on real programs', {
     const repl = await probeOf(python(), ['-q']);
     assert.ok(await eventually(() => repl.probe.isWaiting()), 'python waits at its prompt');
     const busy = await probeOf('/bin/sh', ['-c', 'sleep 5']);
-    await sleep(300);
+    assert.ok(await eventually(() => isAsleepInSession(busy.pty.pid)), 'sleep sleeps');
     assert.equal(busy.probe.isWaiting(), false);
     for (const { pty } of [repl, busy]) {
       process.kill(pty.pid, 'SIGKILL');
@@ -65,7 +66,7 @@ describe('input-wait probe on real programs', {
     probe.markInput();
     assert.equal(probe.isWaiting(), false, 'not yet run since the input');
     pty.write(Buffer.from('go\r'));
-    await sleep(300);
+    assert.ok(await eventually(() => isAsleepInSession(pty.pid)), 'sleep sleeps');
     assert.equal(probe.isWaiting(), false, 'now sleeping, not reading');
     process.kill(pty.pid, 'SIGKILL');
     pty.dispose();
@@ -82,9 +83,9 @@ describe('input-wait probe on real programs', {
       'sys.stdin.readline()',
       'sys.stdin.readline()',
     ].join('\n');
-    const { pty, probe } = await probeOf(python(), ['-c', program]);
+    const { pty, probe, output } = await probeOf(python(), ['-c', program]);
     try {
-      await sleep(300);
+      assert.ok(await eventually(() => output().includes('busy')), 'python is at work');
       probe.markInput();
       pty.write(Buffer.from('first\r'));
       assert.ok(await eventually(() => probe.isWaiting()), 'waits for the second line');

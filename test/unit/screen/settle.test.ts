@@ -1,55 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  type Clock,
   PROBE_MS,
+  SAMPLE_MS,
   type SettleOptions,
   type SettleResult,
   type SettleSource,
   waitForSettle,
 } from '../../../src/screen/settle.js';
 import { TerminalError } from '../../../src/shared/errors.js';
+import { FakeClock } from '../../helpers/fakes.js';
 
-/** A clock whose time moves only when the test advances it; timers fire in due order. */
-class FakeClock implements Clock {
-  private _now = 1000;
-  private _nextId = 1;
-  private _timers = new Map<number, { at: number; fn: () => void }>();
-
-  now(): number {
-    return this._now;
-  }
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this._nextId++;
-    this._timers.set(id, { at: this._now + ms, fn });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this._timers.delete(handle as number);
-  }
-
-  get pendingTimers(): number {
-    return this._timers.size;
-  }
-
-  /** Moves time forward by `ms`, firing every timer due on the way at its own time. */
-  advance(ms: number): void {
-    const end = this._now + ms;
-    for (;;) {
-      let due: [number, { at: number; fn: () => void }] | undefined;
-      for (const entry of this._timers) {
-        if (entry[1].at <= end && (!due || entry[1].at < due[1].at)) due = entry;
-      }
-      if (!due) break;
-      this._timers.delete(due[0]);
-      this._now = Math.max(this._now, due[1].at);
-      due[1].fn();
-    }
-    this._now = end;
-  }
-}
+/** When each observation starts on the fake clock. */
+const START = 1000;
 
 class FakeSource implements SettleSource {
   screen = 'screen-0';
@@ -60,10 +23,11 @@ class FakeSource implements SettleSource {
   final = false;
   isWaitingForInput?: () => boolean;
   confirmInputWait?: () => Promise<boolean>;
+  isReady?: () => boolean;
   readonly listeners = new Set<() => void>();
 
-  constructor(private readonly _clock: FakeClock) {
-    this.lastParsedAt = _clock.now();
+  constructor(readonly clock: FakeClock) {
+    this.lastParsedAt = clock.now();
   }
 
   fingerprint = () => this.screen;
@@ -78,7 +42,7 @@ class FakeSource implements SettleSource {
   /** A chunk finished parsing now; `screen` is what the screen shows afterwards. */
   output(screen = this.screen): void {
     this.parseCount++;
-    this.lastParsedAt = this._clock.now();
+    this.lastParsedAt = this.clock.now();
     this.screen = screen;
     this.emit();
   }
@@ -90,7 +54,7 @@ class FakeSource implements SettleSource {
 
 /** Starts an observation on a fake source and clock (options default to quiet 100, timeout 1000). */
 function observe(options: Partial<SettleOptions> = {}, prepare?: (source: FakeSource) => void) {
-  const clock = new FakeClock();
+  const clock = new FakeClock(START);
   const source = new FakeSource(clock);
   prepare?.(source);
   let settled: SettleResult | undefined;
@@ -108,11 +72,7 @@ function observe(options: Partial<SettleOptions> = {}, prepare?: (source: FakeSo
     /** The result so far (a function, so TypeScript does not narrow it across awaits). */
     result: () => settled,
     /** Advances the clock, then lets promise callbacks run. */
-    advance: async (ms: number) => {
-      clock.advance(ms);
-      await Promise.resolve();
-      await Promise.resolve();
-    },
+    advance: (ms: number) => clock.advance(ms),
   };
 }
 
@@ -321,5 +281,141 @@ describe('waitForSettle', () => {
     });
     await advance(250);
     assert.equal(result()?.reason, 'quiet');
+  });
+
+  it('fails a confirmation that rejects, and confirms again', async () => {
+    let confirms = 0;
+    const { result, advance } = observe({ quietMs: 500, inputGraceMs: 20 }, (s) => {
+      s.isWaitingForInput = () => true;
+      s.confirmInputWait = () =>
+        ++confirms === 1 ? Promise.reject(new Error('barrier failed')) : Promise.resolve(true);
+    });
+    await advance(20);
+    assert.equal(confirms, 2, 'a rejected confirmation asks again at once');
+    assert.deepEqual(result(), { settled: true, reason: 'input', elapsedMs: 20 });
+  });
+
+  it('does not settle on quiet while a program waits, though a confirmation failed', async () => {
+    const confirms: ((ok: boolean) => void)[] = [];
+    const { result, advance } = observe({ quietMs: 100, inputGraceMs: 20 }, (s) => {
+      s.isWaitingForInput = () => true;
+      s.confirmInputWait = () => new Promise((resolve) => confirms.push(resolve));
+    });
+    await advance(150);
+    confirms[0]?.(false);
+    await advance(0);
+    assert.equal(result(), undefined, 'quiet for 150 ms, but the program waits: confirmed first');
+    assert.equal(confirms.length, 2);
+    confirms[1]?.(true);
+    await advance(0);
+    assert.deepEqual(result(), { settled: true, reason: 'input', elapsedMs: 150 });
+  });
+
+  it('reports the exit that comes during a confirmation, not the input wait', async () => {
+    let confirm: ((ok: boolean) => void) | undefined;
+    const { source, result, advance } = observe({ quietMs: 500, inputGraceMs: 20 }, (s) => {
+      s.isWaitingForInput = () => true;
+      s.confirmInputWait = () => new Promise((resolve) => (confirm = resolve));
+    });
+    await advance(30);
+    source.final = true;
+    source.emit();
+    await advance(0);
+    assert.deepEqual(result(), { settled: true, reason: 'exited', elapsedMs: 30 });
+    confirm?.(true);
+    await advance(0);
+    assert.equal(result()?.reason, 'exited');
+  });
+
+  it('settles once a synchronized update ends, looking every SAMPLE_MS meanwhile', async () => {
+    const { source, result, advance } = observe({}, (s) => (s.sync = true));
+    await advance(200);
+    assert.equal(result(), undefined);
+    source.sync = false;
+    await advance(SAMPLE_MS);
+    const elapsedMs = result()?.elapsedMs ?? 0;
+    assert.equal(result()?.reason, 'quiet', 'the screen has not changed since the start');
+    assert.ok(elapsedMs > 200 && elapsedMs <= 200 + SAMPLE_MS, `${elapsedMs}`);
+  });
+});
+
+describe('waitForSettle before the program is ready (readyTimeoutMs)', () => {
+  /** A program ready from `readyAt` ms into the observation on (never when undefined). */
+  const readyFrom = (readyAt: number | undefined) => (s: FakeSource) => {
+    s.isReady = () => readyAt !== undefined && s.clock.now() - START >= readyAt;
+  };
+
+  it('does not call a blank screen settled: starting at the end of the ready wait', async () => {
+    const { clock, result, advance } = observe({ readyTimeoutMs: 3000 }, readyFrom(undefined));
+    await advance(2999);
+    assert.equal(result(), undefined, 'quiet for ~3 s, but not ready');
+    await advance(1);
+    assert.deepEqual(result(), { settled: false, reason: 'starting', elapsedMs: 3000 });
+    assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('counts quiet once the program is ready, seen at the next look (every 20 ms)', async () => {
+    const { result, advance } = observe({ readyTimeoutMs: 3000 }, readyFrom(305));
+    await advance(319);
+    assert.equal(result(), undefined);
+    await advance(1);
+    // Quiet since the start: settled at the first look that sees it ready.
+    assert.deepEqual(result(), { settled: true, reason: 'quiet', elapsedMs: 320 });
+  });
+
+  it('runs the deadline from readiness, or from the start with strictDeadline', async () => {
+    const loose = observe({ readyTimeoutMs: 3000, timeoutMs: 1000 }, (s) => {
+      readyFrom(500)(s);
+      s.sync = true;
+    });
+    await loose.advance(1499);
+    assert.equal(loose.result(), undefined);
+    await loose.advance(1);
+    assert.deepEqual(loose.result(), { settled: false, reason: 'timeout', elapsedMs: 1500 });
+    const strict = observe({ readyTimeoutMs: 3000, timeoutMs: 1000, strictDeadline: true }, (s) => {
+      readyFrom(500)(s);
+      s.sync = true;
+    });
+    await strict.advance(1000);
+    assert.deepEqual(strict.result(), { settled: false, reason: 'timeout', elapsedMs: 1000 });
+  });
+
+  it('with strictDeadline, a program never ready is starting at the deadline', async () => {
+    const { result, advance } = observe(
+      { readyTimeoutMs: 3000, timeoutMs: 710, strictDeadline: true },
+      readyFrom(undefined),
+    );
+    await advance(709);
+    assert.equal(result(), undefined);
+    await advance(1);
+    assert.deepEqual(result(), { settled: false, reason: 'starting', elapsedMs: 710 });
+  });
+
+  it('a program ready because it waits for input: quiet counts from then, not from the start', async () => {
+    const { result, advance } = observe({ readyTimeoutMs: 3000 }, (s) => {
+      readyFrom(400)(s);
+      s.isWaitingForInput = () => true;
+    });
+    await advance(499);
+    assert.equal(result(), undefined, 'what it drew may still be on its way');
+    await advance(1);
+    assert.deepEqual(result(), { settled: true, reason: 'quiet', elapsedMs: 500 });
+  });
+
+  it('exits while not ready: exited at once', async () => {
+    const { source, result, advance } = observe({ readyTimeoutMs: 3000 }, readyFrom(undefined));
+    await advance(100);
+    source.final = true;
+    source.emit();
+    await advance(0);
+    assert.deepEqual(result(), { settled: true, reason: 'exited', elapsedMs: 100 });
+  });
+
+  it('does not wait for readiness a source cannot tell, or a program already ready', async () => {
+    for (const prepare of [undefined, readyFrom(0)]) {
+      const { result, advance } = observe({ readyTimeoutMs: 3000 }, prepare);
+      await advance(100);
+      assert.deepEqual(result(), { settled: true, reason: 'quiet', elapsedMs: 100 });
+    }
   });
 });

@@ -87,6 +87,12 @@ describe('nextStopState', () => {
     assert.deepEqual([working?.since, working?.cpuMs], [100, 1100], 'the run starts over');
   });
 
+  it('tolerates exactly the CPU allowed for the run so far, and starts over past it', () => {
+    const allowed = cpuAllowedMs(100);
+    assert.equal(run({ at: 0 }, { at: 100, cpuMs: 1000 + allowed })?.since, 0);
+    assert.equal(run({ at: 0 }, { at: 100, cpuMs: 1000 + allowed + 1 })?.since, 100);
+  });
+
   it('needs the longest refresh timeout seen during the run', () => {
     const state = run({ at: 0, waitingMs: 2000 }, { at: 20 });
     assert.equal(state?.needMs, 2000 + INPUT_QUIET_MS);
@@ -235,5 +241,26 @@ describe('InputStopTracker', () => {
     tracker.poll(INPUT_QUIET_MS);
     source.pendingInputBytes = 1;
     assert.equal(await tracker.confirm(), undefined);
+  });
+
+  it('waits out a refresh loop: due after its timeout plus INPUT_QUIET_MS, not before', () => {
+    const source = fakeSource();
+    source.waiting = 1500; // htop's refresh
+    const tracker = new InputStopTracker(source);
+    for (let t = 0; t < 1500 + INPUT_QUIET_MS; t += 20)
+      assert.equal(tracker.poll(t), false, `${t}`);
+    assert.equal(tracker.poll(1500 + INPUT_QUIET_MS), true);
+  });
+
+  it('a process of the session that could print by the confirmation fails it', async () => {
+    const source = fakeSource();
+    const tracker = new InputStopTracker(source);
+    tracker.poll(0);
+    assert.equal(tracker.poll(INPUT_QUIET_MS), true);
+    source.barrier = () => {
+      source.idle = false; // a background job woke meanwhile
+    };
+    assert.equal(await tracker.confirm(), undefined);
+    assert.equal(tracker.quietMs(INPUT_QUIET_MS), 0, 'the run starts over');
   });
 });

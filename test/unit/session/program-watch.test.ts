@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import type { PtyHandle } from '../../../src/pty/pty-handle.js';
 import { spawnPty } from '../../../src/pty/spawn.js';
 import { ProgramWatch } from '../../../src/session/program-watch.js';
-import { sleep, waitUntil } from '../../helpers/wait.js';
+import { isAsleepInSession } from '../../helpers/processes.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 interface Running {
   pty: PtyHandle;
@@ -89,8 +90,7 @@ describe('ProgramWatch', { skip: process.platform !== 'linux' && 'Linux only' },
   it('sees a sleeping program as not waiting for input', async () => {
     const r = run('sleep 30; :');
     try {
-      await waitUntil(() => r.watch.foreground() !== undefined, 'sleep has started', 5000);
-      await sleep(300);
+      await waitUntil(() => isAsleepInSession(r.pty.pid), 'sleep sleeps', 5000);
       assert.equal(r.watch.isWaiting(), false);
       assert.equal(r.watch.leaderWaits(), false);
       assert.equal(r.watch.inputWait(), undefined);
@@ -130,7 +130,13 @@ describe('ProgramWatch', { skip: process.platform !== 'linux' && 'Linux only' },
     const r = run('cat; :', false);
     try {
       assert.equal(r.watch.detects, false);
-      await sleep(300);
+      // A watch with the probe on sees the wait the one with it off does not tell.
+      const on = new ProgramWatch(r.pty.pid, r.pty.ttyPath, true, () => true);
+      try {
+        await waitUntil(() => on.isWaiting(), 'cat waits for input', 5000);
+      } finally {
+        on.dispose();
+      }
       assert.equal(r.watch.isWaiting(), false);
       assert.equal(r.watch.leaderWaits(), false);
       assert.equal(r.watch.inputWait(), undefined);

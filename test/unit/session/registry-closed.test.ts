@@ -9,7 +9,6 @@ import { SessionRegistry } from '../../../src/session/registry.js';
 import type { Session, SessionSpec } from '../../../src/session/session.js';
 import { TerminalError } from '../../../src/shared/errors.js';
 import { PLAN } from '../../helpers/registry-world.js';
-import { waitUntil } from '../../helpers/wait.js';
 
 interface Fake {
   readonly id: string;
@@ -18,10 +17,33 @@ interface Fake {
   watchers: number;
 }
 
-function world(options: { idleTimeoutMs?: number; now?: () => number } = {}) {
+/**
+ * A registry of fake sessions on a clock the test sets. The idle timeout's tick reads the clock
+ * once, so ticks() waits for the next ones rather than for a guess at how long they take.
+ */
+function world(options: { idleTimeoutMs?: number } = {}) {
   const made: Fake[] = [];
+  let time = 0;
+  let reads = 0;
+  const waiting: { at: number; resolve: () => void }[] = [];
+  const now = () => {
+    reads++;
+    for (const w of waiting.filter((w) => reads >= w.at)) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
+    return time;
+  };
+  /** Resolves once `n` more idle ticks have run (and the closes they began have ended). */
+  const ticks = async (n = 1) => {
+    // The registry's timer does not keep the process alive (unref): this does, meanwhile.
+    const alive = setInterval(() => undefined, 1000);
+    await new Promise<void>((resolve) => waiting.push({ at: reads + n, resolve }));
+    clearInterval(alive);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
   const registry = new SessionRegistry(
-    { maxSessions: 1000, scrollbackLines: 0, ...options },
+    { maxSessions: 1000, scrollbackLines: 0, ...options, now },
     (spec: SessionSpec) => {
       const fake: Fake = { id: spec.id, closed: false, queued: 0, watchers: 0 };
       made.push(fake);
@@ -42,7 +64,10 @@ function world(options: { idleTimeoutMs?: number; now?: () => number } = {}) {
     },
   );
   const start = async () => (await registry.start({ plan: PLAN, cols: 80, rows: 24 })).id;
-  return { registry, made, start };
+  const at = (ms: number) => {
+    time = ms;
+  };
+  return { registry, made, start, at, ticks };
 }
 
 function notFound(registry: SessionRegistry, id: string): string {
@@ -80,11 +105,13 @@ describe('a session the registry no longer has', () => {
   });
 
   it('was closed by the idle timeout, and the error says after how long', async () => {
-    let now = 0;
-    const { registry, start, made } = world({ idleTimeoutMs: 20, now: () => now });
+    const { registry, start, made, at, ticks } = world({ idleTimeoutMs: 20 });
     const id = await start();
-    now = 25;
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    at(19);
+    await ticks();
+    assert.equal(made[0]?.closed, false, 'idle for 19 ms of 20');
+    at(20);
+    await ticks();
     assert.equal(made[0]?.closed, true);
     assert.equal(
       notFound(registry, id),
@@ -94,11 +121,9 @@ describe('a session the registry no longer has', () => {
   });
 
   it('says a longer idle timeout in words', async () => {
-    let now = 0;
-    const { registry, start, made } = world({ idleTimeoutMs: 2000, now: () => now });
+    const { registry, start } = world({ idleTimeoutMs: 2000 });
     const id = await start();
-    now = 2500;
-    await waitUntil(() => made[0]?.closed === true, 'the idle session closed', 5000);
+    await registry.close(id, 'idle');
     assert.match(notFound(registry, id), /was closed after 2\.0 s with no tool call naming it/);
     await registry.closeAll();
   });
@@ -118,32 +143,30 @@ describe('a session the registry no longer has', () => {
 
 describe('the idle timeout', () => {
   it('does not close a session a person is attached to, and starts over once they detach', async () => {
-    let now = 0;
-    const { registry, start, made } = world({ idleTimeoutMs: 40, now: () => now });
+    const { registry, start, made, at, ticks } = world({ idleTimeoutMs: 40 });
     const id = await start();
     const fake = made[0] as Fake;
     fake.watchers = 1;
-    now = 100;
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    at(100);
+    await ticks();
     assert.equal(fake.closed, false, 'kept while a person is attached');
     fake.watchers = 0;
-    now = 130; // 30 ms after the last tick that saw the person: not yet idle for 40
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    at(130); // 30 ms after the last tick that saw the person: not yet idle for 40
+    await ticks();
     assert.equal(fake.closed, false, 'the timeout started over when the person left');
-    now = 200;
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    at(140);
+    await ticks();
     assert.equal(fake.closed, true);
     assert.match(notFound(registry, id), /was closed after 40 ms with no tool call naming it/);
   });
 
   it('does not close a session with a batch running, and closes every other idle one', async () => {
-    let now = 0;
-    const { registry, start, made } = world({ idleTimeoutMs: 20, now: () => now });
+    const { registry, start, made, at, ticks } = world({ idleTimeoutMs: 20 });
     const busy = await start();
     const idle = await start();
     (made[0] as Fake).queued = 1;
-    now = 50;
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    at(50);
+    await ticks();
     assert.deepEqual(
       made.map((f) => f.closed),
       [false, true],

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Clock } from '../../../src/screen/settle.js';
 import { INPUT_QUIET_MS } from '../../../src/session/early-stop.js';
 import {
   type WaitCheck,
@@ -16,52 +15,7 @@ import {
   waitUntil,
 } from '../../../src/session/wait.js';
 import { TerminalError } from '../../../src/shared/errors.js';
-
-/** Lets every pending promise callback run. */
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A clock whose time moves only when the test advances it; timers fire in due order. */
-class FakeClock implements Clock {
-  private _now = 0;
-  private _nextId = 1;
-  private readonly _timers = new Map<number, { at: number; fn: () => void }>();
-
-  now(): number {
-    return this._now;
-  }
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this._nextId++;
-    this._timers.set(id, { at: this._now + ms, fn });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this._timers.delete(handle as number);
-  }
-
-  get pendingTimers(): number {
-    return this._timers.size;
-  }
-
-  /** Moves time forward by `ms`, firing each timer due on the way at its own time. */
-  async advance(ms: number): Promise<void> {
-    const end = this._now + ms;
-    for (;;) {
-      await flush();
-      let due: [number, { at: number; fn: () => void }] | undefined;
-      for (const entry of this._timers) {
-        if (entry[1].at <= end && (!due || entry[1].at < due[1].at)) due = entry;
-      }
-      if (!due) break;
-      this._timers.delete(due[0]);
-      this._now = Math.max(this._now, due[1].at);
-      due[1].fn();
-    }
-    this._now = end;
-    await flush();
-  }
-}
+import { FakeClock, flushPromises as flush } from '../../helpers/fakes.js';
 
 /** A session whose facts the test sets. */
 class FakeSource implements WaitSource {
@@ -351,5 +305,95 @@ describe('waitUntil', () => {
     source.output();
     await clock.advance(0);
     assert.equal((ended.error() as TerminalError | undefined)?.code, 'SESSION_CLOSED');
+  });
+
+  it('rejects with the error of a check that fails, and leaves nothing behind', async () => {
+    const clock = new FakeClock();
+    const source = new FakeSource();
+    const failure = new TerminalError('INVALID_ARGUMENT', 'the pattern ran out of time');
+    let runs = 0;
+    const ended = start(
+      source,
+      async () => {
+        if (++runs === 2) throw failure;
+        return undefined;
+      },
+      clock,
+    );
+    await clock.advance(30);
+    source.output();
+    await clock.advance(0);
+    assert.equal(ended.error(), failure);
+    assert.equal(clock.pendingTimers, 0);
+    assert.equal(source.listeners.size, 0);
+  });
+
+  it('is CANCELLED at once when its signal was aborted before it began, checking nothing', async () => {
+    const clock = new FakeClock();
+    const source = new FakeSource();
+    const c = condition(clock);
+    const ended = start(source, c.check, clock, { signal: AbortSignal.abort() });
+    await clock.advance(0);
+    assert.equal((ended.error() as TerminalError | undefined)?.code, 'CANCELLED');
+    assert.deepEqual(c.runs, []);
+    assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('a deadline that passes during a check: one more check after it, then timeout', async () => {
+    const clock = new FakeClock();
+    const source = new FakeSource();
+    const runs: number[] = [];
+    let release: (() => void) | undefined;
+    let holds = false;
+    const check: WaitCheck = async () => {
+      runs.push(clock.now());
+      const sawHolds = holds;
+      // The check started at 990 takes until the test releases it (at 1040).
+      if (clock.now() === 990) await new Promise<void>((resolve) => (release = resolve));
+      return sawHolds ? { reason: 'matched' } : undefined;
+    };
+    const ended = start(source, check, clock, { timeoutMs: 1000 });
+    await clock.advance(990);
+    source.output();
+    await clock.advance(50);
+    assert.equal(ended.outcome(), undefined, 'the deadline waits for the running check');
+    holds = true;
+    release?.();
+    await clock.advance(0);
+    assert.deepEqual(runs, [0, 990, 1040], 'the last look comes after the deadline');
+    assert.deepEqual(ended.outcome(), { reason: 'matched', elapsedMs: 1040 });
+  });
+
+  it('checks at once on the exit, not SAMPLE_MS after the last check', async () => {
+    const clock = new FakeClock();
+    const source = new FakeSource();
+    const check: WaitCheck = async () =>
+      source.status === 'exited' ? { reason: 'exited' } : undefined;
+    const ended = start(source, check, clock);
+    await clock.advance(100);
+    source.output();
+    await clock.advance(5);
+    source.status = 'exited';
+    source.output();
+    await clock.advance(0);
+    assert.deepEqual(ended.outcome(), { reason: 'exited', elapsedMs: 105 });
+  });
+
+  it('does not stop early where the program cannot be watched, or once a person has typed', async () => {
+    const blind = new FakeSource();
+    blind.detectsInputWait = false;
+    const typed = new FakeSource();
+    for (const source of [blind, typed]) {
+      const clock = new FakeClock();
+      source.waitingMs = Number.POSITIVE_INFINITY;
+      const ended = start(source, condition(clock).check, clock, {
+        stopOnInput: true,
+        timeoutMs: 2000,
+      });
+      await clock.advance(100);
+      if (source === typed) source.presence.typedCount++;
+      await clock.advance(1900);
+      assert.deepEqual(ended.outcome(), { reason: 'timeout', elapsedMs: 2000 });
+    }
   });
 });
