@@ -17,6 +17,10 @@ const MAX_STYLE_TEXT = 16 * 1024;
 
 export function formatSnapshot(sessionId: string, s: Snapshot): string {
   const lines: string[] = [statusLine(sessionId, s)];
+  // The history page notes it already (rows.ts).
+  if (s.transcriptError !== undefined && s.history?.transcriptError === undefined) {
+    lines.push(`transcript: ${s.transcriptError}`);
+  }
   if (s.title) lines.push(`title: ${JSON.stringify(s.title)}`);
   const width = String(s.rows).length;
   if (s.history) lines.push(...formatHistory(s.history));
@@ -154,11 +158,13 @@ export function formatSessionList(sessions: readonly SessionInfo[], caller?: str
       const foreground = s.foreground
         ? [`foreground: ${s.foreground.command} (${s.foreground.pid})`]
         : [];
+      const transcript = s.transcriptError ? [`transcript: ${s.transcriptError}`] : [];
       return [
         `${s.sessionId} · ${status} · ${s.cols}x${s.rows} · pid ${s.pid} · ${what} · cwd ${s.cwd}`,
         ...foreground,
         ...starter,
         ...people,
+        ...transcript,
       ].join(' · ');
     })
     .join('\n');

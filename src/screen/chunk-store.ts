@@ -1,8 +1,9 @@
 /**
  * Where a transcript's full chunks go: a ChunkStore (session/transcript-files.ts: a session's
  * private files), what happens when it cannot take one (the disk is full), and reading stored
- * chunks back, a chunk at a time. Which lines are kept is transcript.ts's; the chunk format is
- * transcript-chunk.ts's.
+ * chunks back, a chunk at a time; a chunk that cannot be read back as stored is a DamagedChunkError,
+ * which transcript.ts turns into dropped lines. Which lines are kept is transcript.ts's; the chunk
+ * format is transcript-chunk.ts's.
  * @see ../../spec/guarantees.md (Transcript, Bounds)
  */
 import {
@@ -23,11 +24,28 @@ export const MAX_UNSTORED_BYTES = 4 * 1024 * 1024;
 /** Stored chunks whose text is kept in memory for reading, most recently read first. */
 const READ_CACHE_CHUNKS = 2;
 
+/**
+ * A stored chunk could not be read back as it was stored (its file cut short, changed, unreadable):
+ * its lines are lost. The shelf's error says so.
+ */
+export class DamagedChunkError extends Error {
+  constructor(
+    readonly chunk: Chunk,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DamagedChunkError';
+  }
+}
+
 /** Keeps full chunks out of memory (session/transcript-files.ts: a session's private files). */
 export interface ChunkStore {
   /** Stores a chunk's index then its text; throws when it cannot (the disk is full). */
   put(index: Uint8Array, text: Uint8Array): StoredChunk;
-  /** Reads the first `length` bytes of a stored chunk into `into`; throws when it cannot. */
+  /**
+   * Reads the first `length` bytes of a stored chunk into `into`; throws when it cannot give back
+   * what was stored (the file was cut short or changed, the read failed).
+   */
   get(at: StoredChunk, into: Uint8Array, length: number): void;
   /** A stored chunk's lines are all dropped: its room may be given back. */
   release(at: StoredChunk): void;
@@ -59,7 +77,10 @@ export class ChunkShelf {
     return this._store !== undefined;
   }
 
-  /** The latest failure to store a chunk (the disk is full), or why there is no store. */
+  /**
+   * The latest failure to store a chunk (the disk is full) or to read one back (the files are
+   * damaged), or why there is no store.
+   */
   get error(): string | undefined {
     return this._error;
   }
@@ -101,7 +122,10 @@ export class ChunkShelf {
     }
   }
 
-  /** A chunk's text and index: in memory, or read back from the store into a cache slot. */
+  /**
+   * A chunk's text and index: in memory, or read back from the store into a cache slot;
+   * DamagedChunkError when it cannot be read back as stored.
+   */
   view(chunk: Chunk): ChunkView {
     if (chunk.bytes !== undefined && chunk.ends !== undefined) {
       return { bytes: chunk.bytes, ends: chunk.ends };
@@ -113,25 +137,26 @@ export class ChunkShelf {
       cache.unshift(entry as (typeof cache)[number]);
       return (entry as (typeof cache)[number]).view;
     }
-    const stored = chunk.stored as StoredChunk;
     const reused = cache.length >= READ_CACHE_CHUNKS ? cache.pop() : undefined;
     const slot = reused?.slot ?? Buffer.allocUnsafeSlow(CHUNK_SLOT_BYTES);
-    (this._store as ChunkStore).get(stored, slot, stored.length);
     const indexBytes = chunk.count * INDEX_BYTES_PER_LINE;
     const view = {
       ends: new Uint16Array(slot.buffer, slot.byteOffset, chunk.count),
       bytes: slot.subarray(indexBytes, indexBytes + chunk.used),
     };
+    this._readBack(chunk, slot, indexBytes + chunk.used, view.ends);
     cache.unshift({ chunk, view, slot });
     return view;
   }
 
-  /** The end offsets of stored chunk `chunk`, the oldest, read back once while lines go from it. */
+  /**
+   * The end offsets of stored chunk `chunk`, the oldest, read back once while lines go from it;
+   * DamagedChunkError when they cannot be read back as stored.
+   */
   storedIndex(chunk: Chunk): Uint16Array {
     if (this._oldestEnds?.chunk === chunk) return this._oldestEnds.ends;
     const ends = new Uint16Array(chunk.count);
-    const bytes = new Uint8Array(ends.buffer);
-    (this._store as ChunkStore).get(chunk.stored as StoredChunk, bytes, bytes.byteLength);
+    this._readBack(chunk, new Uint8Array(ends.buffer), ends.byteLength, ends);
     this._oldestEnds = { chunk, ends };
     return ends;
   }
@@ -153,6 +178,25 @@ export class ChunkShelf {
     this._store = undefined;
   }
 
+  /**
+   * Reads the first `length` bytes of stored chunk `chunk` into `into`, whose offsets are then
+   * `ends`: any failure of the store, or offsets that cannot be the chunk's (a store that does not
+   * check what it gives back), is a DamagedChunkError, the reason kept.
+   */
+  private _readBack(chunk: Chunk, into: Uint8Array, length: number, ends: Uint16Array): void {
+    let reason: string | undefined;
+    try {
+      (this._store as ChunkStore).get(chunk.stored as StoredChunk, into, length);
+      if (!isIndexOf(chunk, ends)) reason = 'its line index does not fit its text';
+    } catch (err) {
+      reason = err instanceof Error ? err.message : String(err);
+    }
+    if (reason === undefined) return;
+    const last = chunk.first + chunk.count - 1;
+    this._error = `history lines ${chunk.first}-${last} could not be read back from the transcript's files (${reason}): they and the lines before them are dropped`;
+    throw new DamagedChunkError(chunk, this._error);
+  }
+
   /** Stores `chunk`; false (the reason kept) when the store cannot take it. */
   private _put(chunk: Chunk): boolean {
     const ends = chunk.ends as Uint16Array;
@@ -169,4 +213,15 @@ export class ChunkShelf {
     chunk.ends = undefined;
     return true;
   }
+}
+
+/** Whether `ends` can be `chunk`'s line offsets: never decreasing, the last at its text's end. */
+function isIndexOf(chunk: Chunk, ends: Uint16Array): boolean {
+  let previous = 0;
+  for (let i = 0; i < chunk.count; i++) {
+    const end = ends[i] as number;
+    if (end < previous) return false;
+    previous = end;
+  }
+  return previous === chunk.used;
 }

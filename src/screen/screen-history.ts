@@ -71,7 +71,14 @@ export class ScreenHistory {
     const availableLines = Math.max(0, total - first);
     const count = Math.min(lines, availableLines);
     const slice = this._transcript.read(total - count, count, Number.POSITIVE_INFINITY, total);
-    return { lines: slice.lines, availableLines };
+    // Reading may drop lines whose files turned out damaged (transcript.ts).
+    const lost = Math.max(0, this._transcript.dropped - first);
+    return { lines: slice.lines, availableLines: availableLines - lost };
+  }
+
+  /** Why the transcript does not hold every line it should (transcript.ts storeError). */
+  get transcriptError(): string | undefined {
+    return this._transcript.storeError;
   }
 
   /** Lines after `since` up to `end` (default: the last): at most `maxLines`, and `maxBytes`. */

@@ -244,6 +244,11 @@ export class Screen {
     return this._history.total;
   }
 
+  /** Why the transcript does not hold every line it should: the disk refused it, a file is damaged. */
+  get transcriptError(): string | undefined {
+    return this._history.transcriptError;
+  }
+
   /** History lines after `since` up to `end` (screen-history.ts): at most `maxLines`, `maxBytes`. */
   historySince(since: number, maxLines: number, maxBytes: number, end?: number): HistorySlice {
     return this._history.since(since, maxLines, maxBytes, end);

@@ -3,11 +3,13 @@
  * the oldest lines are dropped, and counted. Line N is the N-th line appended (1-based). Lines are
  * kept as UTF-8 bytes in chunks with an offset index (transcript-chunk.ts, chunk-list.ts); full
  * chunks go to a ChunkStore when there is one (chunk-store.ts), else stay in memory. Pages are
- * read by transcript-read.ts. Pure but for what the store does.
+ * read by transcript-read.ts. A stored chunk that cannot be read back (its file damaged) is lost:
+ * it and the lines before it are dropped, counted like those past the bound, and storeError says
+ * why; nothing throws. Pure but for what the store does.
  * @see spec/guarantees.md (Transcript, Bounds)
  */
 import { ChunkList } from './chunk-list.js';
-import { ChunkShelf, type ChunkStore } from './chunk-store.js';
+import { ChunkShelf, type ChunkStore, DamagedChunkError } from './chunk-store.js';
 import {
   CHUNK_BYTES,
   CHUNK_LINES,
@@ -61,7 +63,10 @@ export class Transcript {
     return this._keptBytes;
   }
 
-  /** The latest failure to store a chunk (the disk is full), for as long as the transcript lives. */
+  /**
+   * The latest failure to store a chunk (the disk is full) or to read one back (its file is
+   * damaged), for as long as the transcript lives.
+   */
   get storeError(): string | undefined {
     return this._shelf.error;
   }
@@ -164,7 +169,7 @@ export class Transcript {
    * and, past the first line, at most `maxBytes` of text.
    */
   read(since: number, maxLines: number, maxBytes: number, end = this._total): TranscriptSlice {
-    return readLines(this._kept(), since, maxLines, maxBytes, end);
+    return this._survive(() => readLines(this._kept(), since, maxLines, maxBytes, end));
   }
 
   /**
@@ -172,7 +177,46 @@ export class Transcript {
    * search that decodes them elsewhere: no string per line is built here.
    */
   readBytes(since: number, maxLines: number, maxBytes: number, end = this._total): EncodedSlice {
-    return readLineBytes(this._kept(), since, maxLines, maxBytes, end);
+    return this._survive(() => readLineBytes(this._kept(), since, maxLines, maxBytes, end));
+  }
+
+  /**
+   * Runs `read`; when a chunk it reads is damaged, drops that chunk and the lines before it, then
+   * reads again (it ends: each retry drops a stored chunk, and the open one is in memory).
+   */
+  private _survive<T>(read: () => T): T {
+    for (;;) {
+      try {
+        return read();
+      } catch (err) {
+        if (!(err instanceof DamagedChunkError)) throw err;
+        this._dropThrough(err.chunk);
+      }
+    }
+  }
+
+  /** Drops every line up to the end of chunk `damaged`; the chunks after it are kept whole. */
+  private _dropThrough(damaged: Chunk): void {
+    for (let k = this._chunks.indexOf(damaged); k >= 0; k--) {
+      const chunk = this._chunks[0] as Chunk;
+      this._dropped = Math.max(this._dropped, chunk.first + chunk.count - 1);
+      this._list.forgetOldest();
+    }
+    let kept = 0;
+    for (const chunk of this._chunks) kept += chunk.used + chunk.count * INDEX_BYTES_PER_LINE;
+    this._keptBytes = kept;
+  }
+
+  /** The oldest chunk's offsets; undefined when they cannot be read back (it was dropped whole). */
+  private _oldestIndex(chunk: Chunk): Uint16Array | undefined {
+    if (chunk.ends) return chunk.ends;
+    try {
+      return this._shelf.storedIndex(chunk);
+    } catch (err) {
+      if (!(err instanceof DamagedChunkError)) throw err;
+      this._dropThrough(chunk);
+      return undefined;
+    }
   }
 
   private _kept(): KeptLines {
@@ -184,7 +228,8 @@ export class Transcript {
   private _dropOldest(): void {
     const chunk = this._chunks[0] as Chunk;
     const i = this._dropped + 1 - chunk.first;
-    const ends = chunk.ends ?? this._shelf.storedIndex(chunk);
+    const ends = this._oldestIndex(chunk);
+    if (!ends) return;
     const from = i === 0 ? 0 : (ends[i - 1] as number);
     this._keptBytes -= (ends[i] as number) - from + INDEX_BYTES_PER_LINE;
     this._dropped++;
@@ -198,7 +243,8 @@ export class Transcript {
     if (i === 0) {
       this._keptBytes -= chunk.used + chunk.count * INDEX_BYTES_PER_LINE;
     } else {
-      const ends = chunk.ends ?? this._shelf.storedIndex(chunk);
+      const ends = this._oldestIndex(chunk);
+      if (!ends) return;
       const from = ends[i - 1] as number;
       this._keptBytes -= chunk.used - from + (chunk.count - i) * INDEX_BYTES_PER_LINE;
     }

@@ -16,6 +16,7 @@ import {
   type SettleRequest,
 } from './observation.js';
 import type { Session, Snapshot } from './session.js';
+import { withTranscriptError } from './session-view.js';
 
 /** The most matches a find returns. */
 const MAX_MATCHES = 200;
@@ -84,7 +85,7 @@ export async function readSession(
       snapshot.matches = matches;
       if (truncated) snapshot.matchesTruncated = true;
     }
-    return snapshot;
+    return withTranscriptError(snapshot, session.screen.transcriptError);
   } catch (err) {
     throw withLatestScreen(err, session, 'terminal_snapshot');
   }

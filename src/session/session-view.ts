@@ -9,6 +9,7 @@ import type { PtyExit } from '../pty/pty-handle.js';
 import type { ScreenGrid } from '../screen/grid.js';
 import type { History } from '../screen/lines.js';
 import type { TerminalModes } from '../screen/terminal-modes.js';
+import { makeTextSafe } from '../screen/text-safety.js';
 import type { SessionInfo } from '../shared/contract/session-info.js';
 import type { SettleLabel, Snapshot } from '../shared/contract/snapshot.js';
 import { TerminalError } from '../shared/errors.js';
@@ -35,6 +36,8 @@ export interface ScreenFacts {
   readonly scrollback: History | undefined;
   /** Whether the program waits for input, where this can be told and it runs. */
   readonly waitingForInput: boolean | undefined;
+  /** Why the transcript does not hold every line it should (the disk refused it, a file is damaged). */
+  readonly transcriptError?: string | undefined;
 }
 
 /**
@@ -54,6 +57,7 @@ export function buildSnapshot(
   return {
     status: program.status,
     ...exitFields(program.exit),
+    ...transcriptField(screen.transcriptError),
     settled: settle !== 'none' && settle !== 'timeout' && settle !== 'starting',
     settle,
     ...(settle === 'none' ? { quietMs: screen.quietMs } : {}),
@@ -72,6 +76,22 @@ export function buildSnapshot(
   };
 }
 
+/**
+ * `snapshot` with transcriptError `error` beside its status: a read of history after the snapshot
+ * was built (historySince, find) may find a file of the transcript damaged.
+ */
+export function withTranscriptError(snapshot: Snapshot, error: string | undefined): Snapshot {
+  if (error === undefined || snapshot.transcriptError === error) return snapshot;
+  const { status, exitCode, signal, transcriptError: _, ...rest } = snapshot;
+  return {
+    status,
+    ...(exitCode === undefined ? {} : { exitCode }),
+    ...(signal === undefined ? {} : { signal }),
+    transcriptError: error,
+    ...rest,
+  };
+}
+
 /** What a session's info shows of it besides its program (a Session). */
 export interface SessionFacts {
   readonly id: string;
@@ -79,7 +99,11 @@ export interface SessionFacts {
   readonly cwd: string;
   readonly pid: number;
   readonly startedAt: Date;
-  readonly screen: { readonly cols: number; readonly rows: number };
+  readonly screen: {
+    readonly cols: number;
+    readonly rows: number;
+    readonly transcriptError?: string | undefined;
+  };
   readonly recording: string | undefined;
   readonly recordingError: string | undefined;
 }
@@ -88,8 +112,9 @@ export interface SessionFacts {
 export function buildInfo(session: SessionFacts, program: ProgramFacts): SessionInfo {
   return {
     sessionId: session.id,
-    command: session.command,
-    cwd: session.cwd,
+    // Shown to every client (over HTTP, others than the one that started it): as the screen is.
+    command: session.command === null ? null : makeTextSafe(session.command),
+    cwd: makeTextSafe(session.cwd),
     cols: session.screen.cols,
     rows: session.screen.rows,
     status: program.status,
@@ -99,7 +124,13 @@ export function buildInfo(session: SessionFacts, program: ProgramFacts): Session
     startedAt: session.startedAt.toISOString(),
     ...(session.recording === undefined ? {} : { recording: session.recording }),
     ...(session.recordingError === undefined ? {} : { recordingError: session.recordingError }),
+    ...transcriptField(session.screen.transcriptError),
   };
+}
+
+/** The transcriptError field, absent when the transcript holds every line it should. */
+function transcriptField(error: string | undefined): { transcriptError?: string } {
+  return error === undefined ? {} : { transcriptError: error };
 }
 
 /** SESSION_EXITED for a session; `waitingFor` names what a wait was waiting for. */

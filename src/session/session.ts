@@ -191,6 +191,8 @@ export class Session implements SettleSource {
       quietMs: screen.quietMs(),
       historyTotal: screen.historyTotal,
       scrollback: scrollbackLines > 0 ? screen.history(scrollbackLines) : undefined,
+      // After the scrollback is read: reading it may find a damaged file.
+      transcriptError: screen.transcriptError,
       waitingForInput:
         this._watch.detects && this._status === 'running' ? this.isWaitingForInput() : undefined,
     });

@@ -5,7 +5,8 @@
  * every chunk in it has been dropped, so the files hold at most the transcript's bound plus one
  * segment. The session removes the directory when it closes; a server killed outright leaves it
  * to the next server's sweep (private-dirs.ts). Reads and writes are synchronous: a chunk is at
- * most 96 KiB, and the page cache takes it at once.
+ * most 96 KiB, and the page cache takes it at once. A chunk read back is checked against its
+ * length and CRC-32: a file cut short or changed by another program is an error, never wrong lines.
  * @see spec/guarantees.md (Transcript)
  */
 import {
@@ -22,6 +23,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as zlib from 'node:zlib';
 import type { ChunkStore } from '../screen/chunk-store.js';
 import type { StoredChunk } from '../screen/transcript-chunk.js';
 import { createPrivateFile } from '../shared/private-files.js';
@@ -84,6 +86,16 @@ export function segmentBytesFor(limitBytes: number): number {
   return Math.min(MAX_SEGMENT_BYTES, Math.max(MIN_SEGMENT_BYTES, Math.ceil(limitBytes / 16)));
 }
 
+/** zlib's CRC-32 (Node 20.15 and newer; on older ones a chunk read back is checked for its length only). */
+const crc32 = typeof zlib.crc32 === 'function' ? zlib.crc32 : undefined;
+
+/** A chunk in a segment file, with the CRC-32 of its index and of index and text together. */
+interface FileChunk extends StoredChunk {
+  readonly indexLength: number;
+  readonly indexCrc: number | undefined;
+  readonly crc: number | undefined;
+}
+
 interface Segment {
   readonly fd: number;
   readonly path: string;
@@ -126,27 +138,46 @@ export class TranscriptFiles implements ChunkStore {
       segment = undefined;
     }
     segment ??= this._open(this._current);
-    const written = writevSync(segment.fd, [index, text], segment.size);
-    if (written !== length) {
-      throw Object.assign(
-        new Error(`ENOSPC: no space left on device, wrote ${written} of ${length} bytes`),
-        { code: 'ENOSPC' },
-      );
-    }
-    const at = { segment: this._current, offset: segment.size, length };
+    writeAll(segment.fd, [index, text], segment.size);
+    const indexCrc = crc32?.(index);
+    const at: FileChunk = {
+      segment: this._current,
+      offset: segment.size,
+      length,
+      indexLength: index.byteLength,
+      indexCrc,
+      crc: crc32?.(text, indexCrc),
+    };
     segment.size += length;
     segment.refs++;
     return at;
   }
 
+  /**
+   * Reads what put() stored, or throws: the segment file was cut short (ETRUNCATED), its bytes
+   * differ from those written (EBADCRC), or the system's read failed (EIO…).
+   */
   get(at: StoredChunk, into: Uint8Array, length: number): void {
     const segment = this._segments.get(at.segment);
-    if (!segment) throw new Error(`transcript segment ${at.segment} is gone`);
+    if (!segment) throw fileError('ENOENT', `transcript segment ${at.segment} is gone`);
     let done = 0;
     while (done < length) {
       const n = readSync(segment.fd, into, done, length - done, at.offset + done);
-      if (n === 0) throw new Error(`transcript segment ${at.segment} is shorter than expected`);
+      if (n === 0) {
+        throw fileError(
+          'ETRUNCATED',
+          `${segment.path} is truncated: ${done} of ${length} bytes at offset ${at.offset}`,
+        );
+      }
       done += n;
+    }
+    const { crc, indexCrc, indexLength } = at as Partial<FileChunk>;
+    const expected = length === at.length ? crc : length === indexLength ? indexCrc : undefined;
+    if (expected !== undefined && crc32?.(into.subarray(0, length)) !== expected) {
+      throw fileError(
+        'EBADCRC',
+        `${segment.path} was changed: its ${length} bytes at offset ${at.offset} are not those written`,
+      );
     }
   }
 
@@ -191,6 +222,39 @@ export class TranscriptFiles implements ChunkStore {
       // Gone already: the room is given back either way.
     }
   }
+}
+
+/**
+ * Writes `pieces` at `position`, to the end. A short write is retried with the rest, so that the
+ * system names why it stopped: ENOSPC (the disk is full), EFBIG (the file-size limit), EDQUOT.
+ */
+function writeAll(fd: number, pieces: readonly Uint8Array[], position: number): void {
+  let rest = pieces.filter((p) => p.byteLength > 0);
+  while (rest.length > 0) {
+    const n = writevSync(fd, rest, position);
+    if (n === 0) throw fileError('EIO', 'the transcript file took no bytes of a write');
+    position += n;
+    rest = dropBytes(rest, n);
+  }
+}
+
+/** `pieces` without their first `count` bytes. */
+function dropBytes(pieces: readonly Uint8Array[], count: number): Uint8Array[] {
+  const rest: Uint8Array[] = [];
+  for (const piece of pieces) {
+    if (count >= piece.byteLength) {
+      count -= piece.byteLength;
+      continue;
+    }
+    rest.push(count > 0 ? piece.subarray(count) : piece);
+    count = 0;
+  }
+  return rest;
+}
+
+/** An error of the transcript's files, with a code as the system's errors have: "CODE: message". */
+function fileError(code: string, message: string): Error {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
 }
 
 function closeQuietly(fd: number): void {

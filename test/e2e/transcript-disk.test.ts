@@ -133,7 +133,7 @@ describe('the transcript on disk', { skip: linuxOnly, timeout: 600_000 }, () => 
         expected++;
       });
       t.diagnostic(`kept lines ${first}-${read.last} of ${total}: ${read.error}`);
-      assert.match(read.error ?? '', /EFBIG|ENOSPC|too large|no space/i);
+      assert.match(read.error ?? '', /^EFBIG: /, 'the file-size limit named as such');
       assert.ok(
         read.missed > 0 && read.missed === first - 1,
         `missed ${read.missed}, first ${first}`,

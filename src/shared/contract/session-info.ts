@@ -22,6 +22,8 @@ export const sessionInfoSchema = lazy(() =>
     startedAt: z.string(),
     recording: z.string().optional(),
     recordingError: z.string().optional(),
+    /** As the snapshot's: the transcript does not hold every line it should, and why. */
+    transcriptError: z.string().optional(),
     watchers: z.int().optional(),
     personTyped: z.boolean().optional(),
     attach: z.string().optional(),

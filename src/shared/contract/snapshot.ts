@@ -32,6 +32,11 @@ export const snapshotSchemas = lazy(() => {
     status: z.enum(['running', 'exited']),
     exitCode: z.int().optional(),
     signal: z.string().optional(),
+    /**
+     * The session's transcript does not hold every line it should (the disk refused writes, a
+     * file of it was damaged): what happened. Absent while it does.
+     */
+    transcriptError: z.string().optional(),
     /** Whether the screen had settled: settle is quiet, input or exited. */
     settled: z.boolean(),
     /**
@@ -73,7 +78,7 @@ export const snapshotSchemas = lazy(() => {
         lines: z.array(z.string()),
         total: z.int(),
         missedLines: z.int(),
-        /** The transcript could not keep everything on disk (disk full): what happened. */
+        /** As the snapshot's transcriptError: the disk refused writes, a file was damaged. */
         transcriptError: z.string().optional(),
         nextSince: z.int().optional(),
       })
