@@ -285,7 +285,13 @@ describe('stdio JSON-RPC', () => {
     const eight = await reply(8);
     assert.equal(eight?.error, undefined, JSON.stringify(eight));
     assert.equal(eight?.result?.isError, undefined, JSON.stringify(eight));
-    await sleep(700);
+    // The session runs its batches one at a time, in order: once a batch sent after "8" has
+    // been answered, "8" has either been answered too or never ran.
+    const behind = await server.tool('terminal_input', {
+      sessionId: id,
+      actions: [{ type: 'wait', durationMs: 1 }],
+    });
+    assert.equal(behind.isError, undefined, JSON.stringify(behind));
     assert.deepEqual(
       strayReplies(server)
         .filter((r) => r.id === 8 || r.id === '8' || r.id === 'in-batch')

@@ -25,6 +25,7 @@ import { FIXTURES, SERVER } from '../helpers/paths.js';
 import { which } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import type { ToolReply } from '../helpers/tool-calls.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 const octal = (mode: number) => `0${mode.toString(8)}`;
@@ -160,27 +161,45 @@ describe('recordings are private and truthful', {
     }
   });
 
-  it('neither follows nor claims a symlink planted at the recording name', async () => {
+  it('neither follows nor claims a symlink planted at the recording name', async (t) => {
     const records = join(dir, 'planted');
     mkdirSync(records, { mode: 0o700 });
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'untouched\n');
     const h = await startServer({ args: ['--record-dir', records] });
     try {
-      // A first session loads the terminal code, so the second starts promptly.
+      // A first session loads the terminal code, so the next ones start promptly.
       const first = await h.call('terminal_start', { command: 'true', login: false });
       assert.ok(startReply(first).recording, first.text);
-      // Session t2's name for every millisecond of the next 8 s points at the victim (planting
-      // takes about 0.2 ms a name here).
-      const from = Date.now();
-      for (let ms = from; ms < from + 8_000; ms++) {
-        const stamp = new Date(ms).toISOString().replace(/[:.]/g, '-');
-        symlinkSync(victim, join(records, `agent-tty-${stamp}-t2.cast`));
+      // The next session's name for every millisecond of a window points at the victim; the start
+      // is sent once the window has begun, and must be answered before it ends. Planting takes
+      // 0.2 ms a name on a quiet machine, several times that on a busy one: the window begins a
+      // lead after planting starts, sized from the last planting's pace. A start that ends after
+      // its window proves nothing: it is tried again with the next session and a window twice as
+      // long.
+      let reply: ToolReply | undefined;
+      let id = '';
+      let msPerName = 0.3;
+      for (let attempt = 0, windowMs = 2000; reply === undefined; attempt++, windowMs *= 2) {
+        id = `t${attempt + 2}`;
+        const planting = Date.now();
+        const from = planting + Math.ceil(1.5 * windowMs * msPerName) + 50;
+        for (let ms = from; ms < from + windowMs; ms++) {
+          const stamp = new Date(ms).toISOString().replace(/[:.]/g, '-');
+          symlinkSync(victim, join(records, `agent-tty-${stamp}-${id}.cast`));
+        }
+        msPerName = (Date.now() - planting) / windowMs;
+        await waitUntil(() => Date.now() >= from, 'the planted window begins', 60_000);
+        const started = await h.call('terminal_start', { command: 'cat', login: false });
+        assert.equal(started.data.sessionId, id);
+        if (Date.now() < from + windowMs) {
+          reply = started;
+          t.diagnostic(`session ${id}: ${windowMs} ms planted, ${msPerName.toFixed(2)} ms a name`);
+        } else {
+          await h.call('terminal_close', { sessionId: id });
+          assert.ok(attempt < 3, `the start took longer than the planted window (${windowMs} ms)`);
+        }
       }
-      const reply = await h.call('terminal_start', { command: 'cat', login: false });
-      assert.ok(Date.now() < from + 8_000, 'the start took longer than the planted window');
-      assert.equal(reply.data.sessionId, 't2');
-      const id = 't2';
       await h.input(id, [
         { type: 'text', text: 'typed' },
         { type: 'key', key: 'Enter' },
@@ -188,6 +207,7 @@ describe('recordings are private and truthful', {
       ]);
       await h.call('terminal_close', { sessionId: id });
       assert.equal(readFileSync(victim, 'utf8'), 'untouched\n', 'the symlink was followed');
+      assert.ok(reply);
       const start = startReply(reply);
       assert.equal(start.recording, undefined, 'recording claimed at a planted symlink');
       assert.match(start.recordingError ?? '', /EEXIST/);

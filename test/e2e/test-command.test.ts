@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { heavyOnly } from '../helpers/layers.js';
 import { FIXTURES, SERVER } from '../helpers/paths.js';
 import { which } from '../helpers/programs.js';
 import { startServer } from '../helpers/server.js';
@@ -23,7 +24,11 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('passes a script and exits 0', () => {
+  // In the heavy layer: a passing script's exit 0 and summary are test/unit/cli/test-command.test.ts
+  // > 'runs each script, exits 1 when one fails, and writes a private JUnit report', and the built
+  // CLI passing this very script is recordings.test.ts > 'writes the agent-tty test JUnit report
+  // 0600'.
+  it('passes a script and exits 0', { skip: heavyOnly }, () => {
     const result = run(join(scripts, 'dialog.json'));
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /✓ a prompt dialogue/);
@@ -163,19 +168,22 @@ describe('agent-tty test', { skip: which('python3') ? false : 'python3 is not in
     const records = join(dir, 'records');
     const h = await startServer({ args: ['--record-dir', records] });
     const command = `python3 -c "n=input('Name? '); c=input('Color? '); print('Hi', n, c)"`;
-    const { id } = await h.start({ command, login: false, cols: 50, rows: 6 });
-    await h.input(id, [
-      { type: 'wait', pattern: 'Name' },
-      { type: 'text', text: 'Ada' },
-      { type: 'key', key: 'Enter' },
-    ]);
-    await h.input(id, [
-      { type: 'wait', pattern: 'Color' },
-      { type: 'text', text: 'red' },
-      { type: 'key', key: 'Enter' },
-    ]);
-    await h.input(id, [{ type: 'wait', exit: true }]);
-    await h.close();
+    try {
+      const { id } = await h.start({ command, login: false, cols: 50, rows: 6 });
+      await h.input(id, [
+        { type: 'wait', pattern: 'Name' },
+        { type: 'text', text: 'Ada' },
+        { type: 'key', key: 'Enter' },
+      ]);
+      await h.input(id, [
+        { type: 'wait', pattern: 'Color' },
+        { type: 'text', text: 'red' },
+        { type: 'key', key: 'Enter' },
+      ]);
+      await h.input(id, [{ type: 'wait', exit: true }]);
+    } finally {
+      await h.close();
+    }
     const cast = join(records, readdirSync(records)[0] as string);
     const skeleton = run('--from-recording', cast);
     assert.equal(skeleton.status, 0, skeleton.stderr);

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { HEAVY } from '../helpers/layers.js';
 import { linuxOnly, rssKiB } from '../helpers/processes.js';
 import { needsPython, python } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
@@ -278,8 +279,13 @@ describe('the transcript bound', { timeout: 120_000 }, () => {
 
 describe('memory with full transcripts', { skip: linuxOnly, timeout: 180_000 }, () => {
   const SESSIONS = 8;
-  /** scripts/soak.mjs raises these to the default transcript and 64 MiB per session. */
-  const TRANSCRIPT_MIB = Number(process.env.AGENT_TTY_SOAK_TRANSCRIPT_MIB ?? 8);
+  /**
+   * scripts/soak.mjs raises these to the default transcript and 64 MiB per session. npm test fills
+   * 2 MiB transcripts, the heavy layer 8 MiB ones: both in files of 1 MiB (segmentBytesFor in
+   * src/session/transcript-files.ts), filled and dropped the same way, for a quarter of the
+   * output.
+   */
+  const TRANSCRIPT_MIB = Number(process.env.AGENT_TTY_SOAK_TRANSCRIPT_MIB ?? (HEAVY ? 8 : 2));
   /** Output per session: twice the transcript, so each one fills and drops its oldest lines. */
   const OUTPUT_MIB = Number(process.env.AGENT_TTY_SOAK_OUTPUT_MIB ?? 2 * TRANSCRIPT_MIB);
   let h: Harness;

@@ -13,3 +13,19 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
     await sleep(10);
   }
 }
+
+/**
+ * `promise`'s value, or undefined when it has not settled within `ms`. Unlike a race with
+ * sleep(ms), it leaves no timer behind to hold the test's process open once the promise wins.
+ */
+export async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
