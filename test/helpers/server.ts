@@ -5,13 +5,13 @@
  * the SDK's Streamable HTTP client instead: the tool tests run over both transports.
  */
 import { existsSync } from 'node:fs';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectHttp, newToken, startHttpServer } from './http-server.js';
 import { SERVER } from './paths.js';
 import { type ToolCalls, toolCalls } from './tool-calls.js';
+import { settledWithin } from './wait.js';
 
 /** The transport startServer uses: AGENT_TTY_TEST_TRANSPORT (`stdio`, the default, or `http`). */
 export const TEST_TRANSPORT = ((): 'stdio' | 'http' => {
@@ -105,10 +105,11 @@ async function startOverHttp(options: ServerOptions): Promise<Harness> {
     stderr: http.stderr,
     close: async () => {
       await client.close().catch(() => undefined);
-      const stopped = await Promise.race([
+      // The timer is cleared once the server stops, or it holds the test process open.
+      const stopped = await settledWithin(
         http.stop().then(() => true),
-        delay(HTTP_STOP_GRACE_MS).then(() => false),
-      ]);
+        HTTP_STOP_GRACE_MS,
+      );
       if (!stopped) {
         http.child.kill('SIGKILL');
         await http.exited;
