@@ -3,26 +3,34 @@
  * lock and release it in an EXIT/HUP trap (as pyenv's rehash does) release it whenever the
  * session is closed, at any moment of start-up, or the server is told to stop. A lock left
  * behind makes every later shell that takes it wait. And the private directories of a server
- * killed outright, which it cannot remove, go when the next server starts.
+ * killed outright, which it cannot remove, go when the next server starts. npm test runs 10 of
+ * the closes and one shutdown; the heavy layer (test/helpers/layers.ts) all 50, and two. The
+ * phases of the hang-up are unit-tested on a fake clock: test/unit/pty/terminate.test.ts, and
+ * the close's wait for the start-up in test/unit/session/startup-close.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { trials } from '../helpers/layers.js';
 import { linuxOnly, sessionPids } from '../helpers/processes.js';
 import { EXIT_BOUND_MS, startRawRpcServer } from '../helpers/raw-rpc.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { homeEnv, ShellHomes } from '../helpers/shell-homes.js';
 import { sleep } from '../helpers/wait.js';
 
-/** Closes at random moments of start-up, this many in all, this many sessions at a time. */
-const CLOSES = 50;
+/** Closes at moments of start-up, this many in all, this many sessions at a time. */
+const CLOSES = trials(50, 10);
 const AT_ONCE = 5;
-/** Moments are spread over this long after terminal_start (the start-up takes about 0.8 s). */
+/**
+ * Moments are spread over this long after terminal_start (the start-up takes about 0.8 s): close
+ * n comes at a random moment of the n-th of CLOSES equal slices of it, so that few closes cover
+ * the whole start-up as many do.
+ */
 const WINDOW_MS = 1500;
 /** Shutdowns, each with AT_ONCE shells inside their start-up. */
-const ROUNDS = 2;
+const ROUNDS = trials(2, 1);
 
 /**
  * Two start-ups that take a lock named by $LOCK and hold it for 0.2 s, each trap set before its
@@ -88,7 +96,7 @@ describe('close hangs up first', { skip: linuxOnly }, () => {
       const closeOne = async (n: number) => {
         const lock = join(dir, `lock-${n}`);
         const { id } = await server.start(startArgs(lock, n));
-        await sleep(Math.random() * WINDOW_MS);
+        await sleep(((n + Math.random()) / CLOSES) * WINDOW_MS);
         const reply = await server.call('terminal_close', { sessionId: id });
         assert.notEqual(reply.isError, true, JSON.stringify(reply));
       };

@@ -5,12 +5,13 @@
  * command wait reports the command's own exit code, and the user's hooks run exactly as they do
  * without marks: the same calls, arguments and statuses, compared with a server started with
  * --no-command-marks. Where another hook runs before ours, the wait reports no exit code and
- * says why, never a wrong one. The fixtures are in test/fixtures/shell/.
+ * says why, never a wrong one. The fixtures are in test/fixtures/shell/. The cases run side by
+ * side, each in sessions of its own.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { WaitReport } from '../../src/shared/contract/progress.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { type Harness, startServer } from '../helpers/server.js';
@@ -80,40 +81,39 @@ async function runCommands(
   const rc = shell === 'zsh' ? '.zshrc' : '.bashrc';
   const home = homes.create({ [rc]: readFileSync(join(FIXTURES, 'shell', fixture), 'utf8') });
   const { id } = await h.start({ shell, login: false, env: homeEnv(home), cols: 80, rows: 12 });
-  let n = promptNumber(await h.waitFor(id, (s) => promptNumber(s) !== undefined, 20_000)) ?? 0;
   const reports: Run['reports'] = [];
-  for (const text of commands) {
-    const typed = [
-      { type: 'text', text },
-      { type: 'key', key: 'Enter' },
-    ];
-    if (marks) {
-      const reply = await h.input(id, [...typed, { type: 'wait', command: true, timeoutMs: 5000 }]);
-      assert.equal(reply.isError, false, `${text}: ${reply.text}`);
-      reports.push(waitsOf(reply)[0]?.command);
-    } else {
-      await h.input(id, typed);
+  try {
+    let n = promptNumber(await h.waitFor(id, (s) => promptNumber(s) !== undefined, 20_000)) ?? 0;
+    for (const text of commands) {
+      const typed = [
+        { type: 'text', text },
+        { type: 'key', key: 'Enter' },
+      ];
+      if (marks) {
+        const reply = await h.input(id, [
+          ...typed,
+          { type: 'wait', command: true, timeoutMs: 5000 },
+        ]);
+        assert.equal(reply.isError, false, `${text}: ${reply.text}`);
+        reports.push(waitsOf(reply)[0]?.command);
+      } else {
+        await h.input(id, typed);
+      }
+      n += 1;
+      await h.waitFor(id, (s) => promptNumber(s) === n);
     }
-    n += 1;
-    await h.waitFor(id, (s) => promptNumber(s) === n);
+  } finally {
+    await h.call('terminal_close', { sessionId: id });
   }
-  await h.call('terminal_close', { sessionId: id });
   const log = join(home, 'hooks.log');
   return { reports, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
 }
 
-describe('command marks beside the user’s prompt hooks', () => {
+describe('command marks beside the user’s prompt hooks', { concurrency: true }, () => {
   let on: Harness;
   let off: Harness;
   before(async () => {
     [on, off] = await Promise.all([startServer(), startServer({ args: ['--no-command-marks'] })]);
-  });
-  afterEach(async () => {
-    for (const h of [on, off]) {
-      for (const s of (await h.call('terminal_list')).data.sessions ?? []) {
-        await h.call('terminal_close', { sessionId: s.sessionId });
-      }
-    }
   });
   after(async () => {
     await Promise.all([on.close(), off.close()]);
@@ -162,16 +162,19 @@ describe('command marks beside the user’s prompt hooks', () => {
       '.bashrc': readFileSync(join(FIXTURES, 'shell', 'folding.bashrc'), 'utf8'),
     });
     const { id } = await on.start({ shell: 'bash', login: false, env: homeEnv(home) });
-    await on.waitFor(id, (s) => promptNumber(s) !== undefined, 20_000);
-    const reply = await on.input(id, [
-      { type: 'text', text: 'false' },
-      { type: 'key', key: 'Enter' },
-      { type: 'wait', command: true, timeoutMs: 5000 },
-    ]);
-    assert.match(
-      reply.text,
-      /wait #2: command finished: exit code unknown \(another prompt hook ran before[^)]*\), no output/,
-    );
-    await on.call('terminal_close', { sessionId: id });
+    try {
+      await on.waitFor(id, (s) => promptNumber(s) !== undefined, 20_000);
+      const reply = await on.input(id, [
+        { type: 'text', text: 'false' },
+        { type: 'key', key: 'Enter' },
+        { type: 'wait', command: true, timeoutMs: 5000 },
+      ]);
+      assert.match(
+        reply.text,
+        /wait #2: command finished: exit code unknown \(another prompt hook ran before[^)]*\), no output/,
+      );
+    } finally {
+      await on.call('terminal_close', { sessionId: id });
+    }
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The guarantees of the core, each through the built server: close leaves no process behind,
  * bad input sends nothing, probes are answered, the session limit holds, oversized results are
- * refused without disconnecting, and a firehose neither blocks the server nor grows it unbounded.
+ * refused without disconnecting, and (in the heavy layer, test/helpers/layers.ts) a firehose
+ * neither blocks the server nor grows it unbounded.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { heavyOnly } from '../helpers/layers.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { childPids, isAlive, sessionPids } from '../helpers/processes.js';
 import { which } from '../helpers/programs.js';
@@ -16,7 +18,9 @@ import { sleep, waitUntil } from '../helpers/wait.js';
 
 const linuxOnly = process.platform === 'linux' ? false : 'reads /proc';
 
-describe('guarantees', () => {
+// Side by side: each test has sessions of its own, and the tests that count or load a server
+// have one of their own.
+describe('guarantees', { concurrency: true }, () => {
   let h: Harness;
   before(async () => {
     h = await startServer();
@@ -225,123 +229,155 @@ describe('guarantees', () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('retains at most eight sessions; exited ones keep their screen and refuse input', async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 7; i++)
-      ids.push((await h.start({ command: 'sleep 30', login: false, settleMs: 0 })).id);
-    const exited = await h.start({ command: 'echo final words; exit 4', login: false });
-    ids.push(exited.id);
-    const ninth = await h.call('terminal_start', { command: 'true', login: false });
-    assert.equal(ninth.data.error?.code, 'SESSION_LIMIT');
-    assert.match(ninth.text, /terminal_close/);
-    const snap = await h.snapshot(exited.id);
-    assert.equal(snap.status, 'exited');
-    assert.equal(snap.exitCode, 4);
-    assert.equal(snap.screen[0], 'final words');
-    const input = await h.input(exited.id, [{ type: 'text', text: 'x' }]);
-    assert.equal(input.data.error?.code, 'SESSION_EXITED');
-    assert.equal(input.data.inputSent, false);
-    const resize = await h.call('terminal_resize', { sessionId: exited.id, cols: 50, rows: 10 });
-    assert.equal(resize.data.error?.code, 'SESSION_EXITED');
-    for (const id of ids)
-      assert.equal((await h.call('terminal_close', { sessionId: id })).data.closed, true);
-    const list = await h.call('terminal_list');
-    assert.deepEqual(list.data.sessions, []);
-  });
-
-  it('lets exactly eight of 20 starts racing at the limit through; the rest spawn nothing', {
-    skip: linuxOnly,
-  }, async () => {
-    assert.deepEqual((await h.call('terminal_list')).data.sessions, []);
-    const live = () => childPids(h.pid).filter(isAlive);
-    const replies = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        h.call('terminal_start', { command: 'sleep 30', login: false, settleMs: 0 }),
-      ),
-    );
-    const started = replies.filter((r) => !r.isError).map((r) => r.data.sessionId as string);
-    const refused = replies.filter((r) => r.data.error?.code === 'SESSION_LIMIT');
-    assert.equal(started.length, 8, replies.map((r) => r.text.split('\n')[0]).join('\n'));
-    assert.equal(refused.length, 12);
-    assert.equal(new Set(started).size, 8, 'eight ids');
-    const sessions = (await h.call('terminal_list')).data.sessions ?? [];
-    assert.deepEqual(sessions.map((s) => s.sessionId).sort(), [...started].sort());
-    const pids = sessions.map((s) => s.pid as number);
-    assert.deepEqual(live().sort(), [...pids].sort(), 'a process for each session, no more');
-    const closed = await Promise.all(
-      started.map((sessionId) => h.call('terminal_close', { sessionId })),
-    );
-    assert.deepEqual(
-      closed.map((r) => r.data.closed),
-      started.map(() => true),
-    );
-    assert.deepEqual(live(), [], 'nothing is left running');
-    for (const pid of pids) assert.deepEqual(sessionPids(pid), []);
-  });
-
-  it('refuses a result over 8 MiB with RESULT_TOO_LARGE and stays usable', async () => {
-    // Every cell of a 500x200 screen in its own colours, and 2000 lines of history.
-    const script = [
-      'import sys',
-      'w=sys.stdout.write',
-      'w(("\\"" * 499 + "\\n") * 2000)',
-      'for r in range(200):',
-      '    w("".join("\\x1b[38;2;%d;%d;%d;48;2;%d;%d;%dmX" % (r, c % 256, c // 256, c % 256, r, 7) for c in range(500)) + ("\\n" if r < 199 else ""))',
-      'w("\\x1b[0m")',
-      'sys.stdout.flush()',
-    ].join('\n');
-    const { id } = await h.start({
-      command: `python3 -c '${script}'; sleep 60`,
-      login: false,
-      cols: 500,
-      rows: 200,
-      settleMs: 500,
-      settleTimeoutMs: 20_000,
+  // The limit counts every session of its server: these two have a server of their own, and run
+  // one after the other.
+  describe('the session limit', { concurrency: false }, () => {
+    let h: Harness;
+    before(async () => {
+      h = await startServer();
     });
-    const big = await h.call('terminal_snapshot', { sessionId: id, scrollbackLines: 2000 });
-    assert.equal(big.data.error?.code, 'RESULT_TOO_LARGE', big.text.slice(0, 200));
-    const { resultBytes, limitBytes } = (big.data.error?.details ?? {}) as {
-      resultBytes: number;
-      limitBytes: number;
-    };
-    assert.equal(limitBytes, 8 * 1024 * 1024);
-    assert.ok(resultBytes > limitBytes);
-    assert.equal(big.data.sessionId, id);
-    assert.equal(big.data.snapshot, undefined);
-    const small = await h.call('terminal_resize', { sessionId: id, cols: 100, rows: 20 });
-    assert.equal(small.isError, false, small.text.slice(0, 200));
-    const after = await h.snapshot(id, { scrollbackLines: 5 });
-    assert.equal(after.cols, 100);
-    assert.equal(after.scrollback?.lines.length, 5);
-    await h.call('terminal_close', { sessionId: id });
-  });
+    after(() => h.close());
 
-  it('keeps answering and bounded in memory under a firehose, and loses nothing at its end', {
-    timeout: 120_000,
-  }, async () => {
-    const yes = await h.start({ command: 'yes firehose', login: false, settleMs: 0 });
-    for (let i = 0; i < 10; i++) {
+    it('retains at most eight sessions; exited ones keep their screen and refuse input', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++)
+        ids.push((await h.start({ command: 'sleep 30', login: false, settleMs: 0 })).id);
+      const exited = await h.start({ command: 'echo final words; exit 4', login: false });
+      ids.push(exited.id);
+      const ninth = await h.call('terminal_start', { command: 'true', login: false });
+      assert.equal(ninth.data.error?.code, 'SESSION_LIMIT');
+      assert.match(ninth.text, /terminal_close/);
+      const snap = await h.snapshot(exited.id);
+      assert.equal(snap.status, 'exited');
+      assert.equal(snap.exitCode, 4);
+      assert.equal(snap.screen[0], 'final words');
+      const input = await h.input(exited.id, [{ type: 'text', text: 'x' }]);
+      assert.equal(input.data.error?.code, 'SESSION_EXITED');
+      assert.equal(input.data.inputSent, false);
+      const resize = await h.call('terminal_resize', { sessionId: exited.id, cols: 50, rows: 10 });
+      assert.equal(resize.data.error?.code, 'SESSION_EXITED');
+      for (const id of ids)
+        assert.equal((await h.call('terminal_close', { sessionId: id })).data.closed, true);
       const list = await h.call('terminal_list');
-      assert.equal(list.isError, false);
-      await sleep(200);
-    }
-    if (process.platform === 'linux') {
-      const status = readFileSync(`/proc/${h.pid}/status`, 'utf8');
-      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-      assert.ok(rssKb < 400 * 1024, `server RSS ${rssKb} kB stays bounded`);
-    }
-    const snap = await h.snapshot(yes.id, { settleMs: 0 });
-    assert.match(screenText(snap), /firehose/);
-    await h.call('terminal_close', { sessionId: yes.id });
-    const { id, snapshot } = await h.start({
-      command: 'seq 1 3000000',
-      login: false,
-      cols: 80,
-      rows: 5,
-      settleTimeoutMs: 60_000,
+      assert.deepEqual(list.data.sessions, []);
     });
-    assert.equal(snapshot.status, 'exited');
-    assert.equal(screenText(snapshot).split('\n').at(-1), '3000000');
-    await h.call('terminal_close', { sessionId: id });
+
+    it('lets exactly eight of 20 starts racing at the limit through; the rest spawn nothing', {
+      skip: linuxOnly,
+    }, async () => {
+      assert.deepEqual((await h.call('terminal_list')).data.sessions, []);
+      const live = () => childPids(h.pid).filter(isAlive);
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          h.call('terminal_start', { command: 'sleep 30', login: false, settleMs: 0 }),
+        ),
+      );
+      const started = replies.filter((r) => !r.isError).map((r) => r.data.sessionId as string);
+      const refused = replies.filter((r) => r.data.error?.code === 'SESSION_LIMIT');
+      assert.equal(started.length, 8, replies.map((r) => r.text.split('\n')[0]).join('\n'));
+      assert.equal(refused.length, 12);
+      assert.equal(new Set(started).size, 8, 'eight ids');
+      const sessions = (await h.call('terminal_list')).data.sessions ?? [];
+      assert.deepEqual(sessions.map((s) => s.sessionId).sort(), [...started].sort());
+      const pids = sessions.map((s) => s.pid as number);
+      assert.deepEqual(live().sort(), [...pids].sort(), 'a process for each session, no more');
+      const closed = await Promise.all(
+        started.map((sessionId) => h.call('terminal_close', { sessionId })),
+      );
+      assert.deepEqual(
+        closed.map((r) => r.data.closed),
+        started.map(() => true),
+      );
+      assert.deepEqual(live(), [], 'nothing is left running');
+      for (const pid of pids) assert.deepEqual(sessionPids(pid), []);
+    });
+  });
+
+  // A result of megabytes is built on its server's main thread: a server of its own, so that the
+  // probes beside it get their replies within their own 2 s.
+  describe('result size', () => {
+    let h: Harness;
+    before(async () => {
+      h = await startServer();
+    });
+    after(() => h.close());
+
+    it('refuses a result over 8 MiB with RESULT_TOO_LARGE and stays usable', async () => {
+      // Every cell of a 500x200 screen in its own colours, and 2000 lines of history.
+      const script = [
+        'import sys',
+        'w=sys.stdout.write',
+        'w(("\\"" * 499 + "\\n") * 2000)',
+        'for r in range(200):',
+        '    w("".join("\\x1b[38;2;%d;%d;%d;48;2;%d;%d;%dmX" % (r, c % 256, c // 256, c % 256, r, 7) for c in range(500)) + ("\\n" if r < 199 else ""))',
+        'w("\\x1b[0m")',
+        'sys.stdout.flush()',
+      ].join('\n');
+      const { id } = await h.start({
+        command: `python3 -c '${script}'; sleep 60`,
+        login: false,
+        cols: 500,
+        rows: 200,
+        settleMs: 500,
+        settleTimeoutMs: 20_000,
+      });
+      const big = await h.call('terminal_snapshot', { sessionId: id, scrollbackLines: 2000 });
+      assert.equal(big.data.error?.code, 'RESULT_TOO_LARGE', big.text.slice(0, 200));
+      const { resultBytes, limitBytes } = (big.data.error?.details ?? {}) as {
+        resultBytes: number;
+        limitBytes: number;
+      };
+      assert.equal(limitBytes, 8 * 1024 * 1024);
+      assert.ok(resultBytes > limitBytes);
+      assert.equal(big.data.sessionId, id);
+      assert.equal(big.data.snapshot, undefined);
+      const small = await h.call('terminal_resize', { sessionId: id, cols: 100, rows: 20 });
+      assert.equal(small.isError, false, small.text.slice(0, 200));
+      const after = await h.snapshot(id, { scrollbackLines: 5 });
+      assert.equal(after.cols, 100);
+      assert.equal(after.scrollback?.lines.length, 5);
+      await h.call('terminal_close', { sessionId: id });
+    });
+  });
+
+  // A flood that loads the machine and measures the server's memory: in the heavy layer, on a
+  // server of its own. npm test: output-memory.test.ts 'memory under a firehose' (eight sessions
+  // of yes, bounded), transcript.test.ts 'searches a 3 000 000-line transcript without holding
+  // up terminal_list' (seq 1 3000000 to its last line, terminal_list answering) and lossless.test.ts.
+  describe('under a firehose', { skip: heavyOnly }, () => {
+    let h: Harness;
+    before(async () => {
+      h = await startServer();
+    });
+    after(() => h.close());
+
+    it('keeps answering and bounded in memory under a firehose, and loses nothing at its end', {
+      timeout: 120_000,
+    }, async () => {
+      const yes = await h.start({ command: 'yes firehose', login: false, settleMs: 0 });
+      for (let i = 0; i < 10; i++) {
+        const list = await h.call('terminal_list');
+        assert.equal(list.isError, false);
+        await sleep(200);
+      }
+      if (process.platform === 'linux') {
+        const status = readFileSync(`/proc/${h.pid}/status`, 'utf8');
+        const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+        assert.ok(rssKb < 400 * 1024, `server RSS ${rssKb} kB stays bounded`);
+      }
+      const snap = await h.snapshot(yes.id, { settleMs: 0 });
+      assert.match(screenText(snap), /firehose/);
+      await h.call('terminal_close', { sessionId: yes.id });
+      const { id, snapshot } = await h.start({
+        command: 'seq 1 3000000',
+        login: false,
+        cols: 80,
+        rows: 5,
+        settleTimeoutMs: 60_000,
+      });
+      assert.equal(snapshot.status, 'exited');
+      assert.equal(screenText(snapshot).split('\n').at(-1), '3000000');
+      await h.call('terminal_close', { sessionId: id });
+    });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Real interactive programs driven the way an agent would: python3, vim, less, git add -p and
- * npm init. Each is skipped with a printed reason when it is not installed.
+ * npm init. Each is skipped with a printed reason when it is not installed. They run side by
+ * side, each in a session of its own.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,7 +17,7 @@ const missing = (program: string) => (which(program) ? false : `${program} is no
 
 const lastLine = (s: Snapshot) => screenText(s).split('\n').at(-1) ?? '';
 
-describe('interactive programs', () => {
+describe('interactive programs', { concurrency: true }, () => {
   let h: Harness;
   let dir: string;
   before(async () => {
@@ -53,13 +54,18 @@ describe('interactive programs', () => {
   it('interrupts a busy python3 with Ctrl+C', { skip: missing('python3') }, async () => {
     const { id } = await h.start({ command: python(), cols: 80, rows: 20, login: false });
     await h.waitFor(id, (s) => lastLine(s).startsWith('>>>'));
-    await h.input(id, [
-      { type: 'text', text: 'while True: pass' },
+    // It says when its loop begins (BUSY, split so that the echoed line does not match): the
+    // Ctrl+C comes once it is at work, not at its prompt.
+    const busy = await h.input(id, [
+      {
+        type: 'text',
+        text: 'import itertools; print("BU" "SY"); any(False for _ in itertools.count())',
+      },
       { type: 'key', key: 'Enter' },
-      { type: 'key', key: 'Enter' },
-      { type: 'wait', durationMs: 200 },
+      { type: 'wait', pattern: '^BUSY$', timeoutMs: 20_000 },
       { type: 'key', key: 'c', modifiers: ['Ctrl'] },
     ]);
+    assert.equal(busy.isError, false, busy.text);
     const after = await h.waitFor(id, (s) => /KeyboardInterrupt/.test(screenText(s)));
     assert.equal(after.status, 'running');
     await h.call('terminal_close', { sessionId: id });

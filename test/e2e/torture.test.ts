@@ -1,10 +1,15 @@
 /**
  * Issue 7, "Unbreakable": the torture TUI (test/fixtures/torture.py) through the built server.
  * Escape sequences split at every byte, a screen that never stops redrawing, synchronized
- * updates, wide and combining characters, SIGWINCH storms, a firehose and a slow dialog.
+ * updates, wide and combining characters, SIGWINCH storms, a firehose and a slow dialog. The
+ * cases run side by side, each on a session of its own; how long calls take is reported, never
+ * asserted (npm run bench measures it), and the settle deadlines are unit-tested on a fake clock
+ * (test/unit/screen/settle.test.ts). The heavy layer (test/helpers/layers.ts) reads more frames
+ * and runs the firehose longer.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { HEAVY, trials } from '../helpers/layers.js';
 import { fixtureCommand, needsPython } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
 import { lastNonBlank, listLatencies, percentile, timed } from '../helpers/stress.js';
@@ -12,6 +17,10 @@ import { BUSY_POLL, type Snapshot, screenText } from '../helpers/tool-calls.js';
 
 const torture = (...args: string[]) => fixtureCommand('torture.py', ...args);
 const linux = process.platform === 'linux';
+/** The default settle deadline (spec/tools.md), which a screen that never stops changing meets. */
+const DEFAULT_DEADLINE_MS = 1000;
+/** Seconds the firehose prints (the heavy layer's three, the original length). */
+const FIREHOSE_S = HEAVY ? 3 : 1;
 
 /** What a reader sees: everything but status and timing. */
 function view(s: Snapshot) {
@@ -29,10 +38,10 @@ function markerColumns(s: Snapshot): Map<number, number> {
   );
 }
 
-describe('torture TUI', { skip: needsPython }, () => {
+describe('torture TUI', { skip: needsPython, concurrency: true }, () => {
   let h: Harness;
   before(async () => {
-    h = await startServer();
+    h = await startServer({ args: ['--max-sessions', '16'] });
   });
   after(() => h.close());
 
@@ -60,7 +69,7 @@ describe('torture TUI', { skip: needsPython }, () => {
     assert.deepEqual(whole.cursor, { row: 20, column: 5, visible: true });
   });
 
-  it('(b) keeps answering and reports consistent frames while the alternate screen redraws every 10 ms', async () => {
+  it('(b) keeps answering and reports consistent frames while the alternate screen redraws every 10 ms', async (t) => {
     const rows = 12;
     const { id } = await h.start({ command: torture('clock'), login: false, cols: 60, rows });
     await h.waitFor(
@@ -87,21 +96,31 @@ describe('torture TUI', { skip: needsPython }, () => {
     };
     let observing = true;
     const latencies = listLatencies(h, () => !observing, 20);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < trials(3); i++) {
       const { ms, value } = await timed(() => h.snapshot(id));
       check(value);
       assert.equal(value.settled, false, 'never quiet: not settled at the deadline');
-      assert.ok(ms >= 950 && ms < 3000, `default deadline of 1000 ms (${Math.round(ms)} ms)`);
+      assert.equal(value.settle, 'timeout');
+      // It waited for the deadline, and did not hang.
+      assert.ok(
+        ms >= DEFAULT_DEADLINE_MS - 50 && ms < 10 * DEFAULT_DEADLINE_MS,
+        `default deadline of ${DEFAULT_DEADLINE_MS} ms (${Math.round(ms)} ms)`,
+      );
     }
     for (let i = 0; i < 10; i++) {
-      const { ms, value } = await timed(() => h.snapshot(id, { settleMs: 0 }));
+      const value = await h.snapshot(id, { settleMs: 0 });
       check(value);
-      assert.ok(ms < 500, `settleMs 0 reads at once (${Math.round(ms)} ms)`);
+      // Quiet for 0 ms is quiet at once: not the deadline's timeout of a screen never quiet.
+      assert.equal(value.settle, 'quiet', `settleMs 0 reads at once: ${value.settle}`);
     }
     observing = false;
     const times = await latencies;
-    assert.ok(times.length >= 20, `${times.length} terminal_list calls`);
-    assert.ok(percentile(times, 99) < 250, `terminal_list p99 ${percentile(times, 99)} ms`);
+    // Every terminal_list meanwhile was answered (listLatencies throws on an error); how fast is
+    // reported.
+    assert.ok(times.length > 0, 'terminal_list was called');
+    t.diagnostic(
+      `terminal_list: ${times.length} calls, p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`,
+    );
     await h.input(id, [{ type: 'key', key: 'q' }], { settleMs: 0 });
     const done = await h.waitFor(id, (s) => s.status === 'exited');
     assert.equal(done.buffer, 'normal');
@@ -113,18 +132,29 @@ describe('torture TUI', { skip: needsPython }, () => {
   it('(c) never settles on a frame half-drawn inside a synchronized update', async () => {
     const rows = 10;
     const { id } = await h.start({ command: torture('sync'), login: false, cols: 50, rows });
-    await h.waitFor(id, (s) => /READY/.test(s.screen[0] ?? ''), 20_000, BUSY_POLL);
+    // It draws frames on the alternate screen (its READY lasts only until the first redraw, 0.45 s
+    // later: a machine busy with the other cases can miss it).
+    await h.waitFor(
+      id,
+      (s) => s.buffer === 'alternate' && /^frame \d+ row 1\b/.test(s.screen[0] ?? ''),
+      20_000,
+      BUSY_POLL,
+    );
     // The half-drawn frames are really there: a 1 ms deadline catches one, unsettled.
-    const half = await h.waitFor(id, (s) => /HALF-DRAWN/.test(screenText(s)), 5000, {
+    const half = await h.waitFor(id, (s) => /HALF-DRAWN/.test(screenText(s)), 20_000, {
       settleMs: 0,
       settleTimeoutMs: 1,
     });
     assert.equal(half.settled, false);
     const timings = [{}, { settleMs: 0 }, { settleMs: 100 }];
     const frames = new Set<number>();
-    const deadline = Date.now() + 4500;
+    // Until enough settled snapshots of enough frames (a frame every 0.75 s) have been read; the
+    // deadline only ends a run that never gets there.
+    const FRAMES = trials(6, 3);
+    const deadline = Date.now() + 60_000;
     let settledCount = 0;
-    for (let i = 0; Date.now() < deadline; i++) {
+    const enough = () => settledCount >= 2 * FRAMES && frames.size >= FRAMES;
+    for (let i = 0; !enough() && Date.now() < deadline; i++) {
       const s = await h.snapshot(id, timings[i % timings.length]);
       if (!s.settled) continue;
       settledCount++;
@@ -135,8 +165,8 @@ describe('torture TUI', { skip: needsPython }, () => {
       for (let r = 2; r < rows; r++) assert.equal(s.screen[r - 1], `frame ${n} row ${r}`);
       frames.add(n);
     }
-    assert.ok(settledCount >= 6, `${settledCount} settled snapshots`);
-    assert.ok(frames.size >= 3, `frames seen: ${[...frames]}`);
+    assert.ok(settledCount >= 2 * FRAMES, `${settledCount} settled snapshots`);
+    assert.ok(frames.size >= FRAMES, `frames seen: ${[...frames]}`);
     await h.input(id, [{ type: 'key', key: 'q' }], { settleMs: 0 });
     await h.waitFor(id, (s) => s.status === 'exited');
     await h.call('terminal_close', { sessionId: id });
@@ -202,9 +232,12 @@ describe('torture TUI', { skip: needsPython }, () => {
     assert.equal(s.rows, 31);
     assert.ok(s.screen.length <= 31);
     assert.equal(s.screen[30], 'BOTTOM 97x31');
-    const sessions = (await h.call('terminal_list')).data.sessions as unknown as { cols: number }[];
+    const sessions = (await h.call('terminal_list')).data.sessions as unknown as {
+      sessionId: string;
+      cols: number;
+    }[];
     assert.deepEqual(
-      sessions.map((x) => x.cols),
+      sessions.filter((x) => x.sessionId === id).map((x) => x.cols),
       [97],
     );
     await h.input(id, [{ type: 'key', key: 'q' }], { settleMs: 0 });
@@ -212,9 +245,9 @@ describe('torture TUI', { skip: needsPython }, () => {
     await h.call('terminal_close', { sessionId: id });
   });
 
-  it('(f) shows the final marker after a 3 s firehose', async () => {
+  it(`(f) shows the final marker after a ${FIREHOSE_S} s firehose`, async () => {
     const { id } = await h.start({
-      command: torture('firehose', '3'),
+      command: torture('firehose', String(FIREHOSE_S)),
       login: false,
       cols: 80,
       rows: 20,
@@ -228,7 +261,9 @@ describe('torture TUI', { skip: needsPython }, () => {
     );
     const last = lastNonBlank(s);
     const n = Number(last.text.slice(5));
-    assert.ok(n > 1000, `${n} lines`);
+    // It writes 500 lines at a time, as many times as its seconds allow (how many is the
+    // machine's speed): at least once, far past the 20 rows of the screen.
+    assert.ok(n >= 500 && n % 500 === 0, `${n} lines`);
     const line = (i: number) => `fire ${String(i).padStart(9, '0')} é中 ${'='.repeat(40)}`;
     assert.equal(s.screen[last.row - 2], line(n - 1));
     const settled = await h.snapshot(id, { scrollbackLines: 100 });
