@@ -3,10 +3,9 @@
 // with a time limit: a file past its limit fails, naming itself, and every process it started is
 // ended. Node 20's directory discovery would also run helpers, so the files are listed explicitly.
 //
-// Two files run at a time (two CPUs), except the end-to-end files in SOLO: they load the machine
-// on purpose (busy loops, floods, 200-run stress) or measure it (memory bounds), so they run
-// afterwards, one at a time, with nothing else of the suite beside them. The others drive real
-// programs too, and must hold on a machine that is doing something else.
+// Two files run at a time (two CPUs), except the end-to-end files in SOLO, which start busy loops
+// of their own and run afterwards, alone. Every other file drives real programs too, and holds on
+// a machine that is doing something else (the loaded layer proves it).
 //
 // Usage: node scripts/run-tests.mjs [layer ...] [name ...]   (layers: unit property integration e2e;
 //        prompts: the shell and prompt files of e2e, one at a time;
@@ -23,19 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-const SOLO = new Set([
-  'close-hangup.test.js',
-  'early-stop.test.js',
-  'early-stop-programs.test.js',
-  'guarantees.test.js',
-  'load.test.js',
-  'lossless.test.js',
-  'output-memory.test.js',
-  'readiness.test.js',
-  'screen-memory.test.js',
-  'torture.test.js',
-  'transcript.test.js',
-]);
+const SOLO = new Set(['readiness.test.js']);
 
 /**
  * The end-to-end files about shells and prompts: `.ci/run` runs them a second time as a normal
@@ -80,8 +67,8 @@ const hasHeavyCases = (file) => readFileSync(file, 'utf8').includes('/helpers/la
  * - about other commands: test-command (`agent-tty test`, no MCP client), doctor (a broken
  *   install);
  * - HTTP already: http-flood, http-security, http-tls, http-token, http-transport;
- * - SOLO and HEAVY files: they load or measure the machine and must run alone, minutes in all
- *   (guarantees, transcript and early-stop pass over HTTP too, run by hand);
+ * - files about the server's own memory, load and timing, which add nothing of the transport
+ *   (guarantees, transcript and early-stop pass over HTTP too, run by hand), and HEAVY files;
  * - client-path: it starts the server under `env -i`, which clears the AGENT_TTY_TOKEN the
  *   client's token reaches the server in;
  * - for time, passing over HTTP but adding nothing of the transport: command-marks-hooks and
