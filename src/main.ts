@@ -84,7 +84,8 @@ function helpText(): string {
     '       agent-tty serve --http [HOST:]PORT [--token-file PATH] [options]',
     '                                    serve MCP over HTTP at /mcp (spec/http.md); HOST defaults to',
     '                                    127.0.0.1; the token is AGENT_TTY_TOKEN, the file, or generated;',
-    '                                    HTTPS with --tls-cert PATH --tls-key PATH (PEM files)',
+    '                                    HTTPS with --tls-cert PATH --tls-key PATH (PEM files); an MCP',
+    '                                    session unused for --mcp-idle-timeout MS ends (default an hour)',
     '       agent-tty test SCRIPT.json...  replay test scripts (agent-tty test --help)',
     '       agent-tty attach [SESSION]     watch and type into a session (agent-tty attach --help)',
     '       agent-tty doctor               check this install: node-pty, shell, attach, /proc',
@@ -128,14 +129,11 @@ function parseServeArgsOrFail(argv: readonly string[]): ServeArgs {
   }
 }
 
-async function prepareHttpOrFail(
-  address: HttpAddress,
-  tokenFile: string | undefined,
-  tls: ServeArgs['tls'],
-): Promise<HttpSetup> {
+async function prepareHttpOrFail(address: HttpAddress, args: ServeArgs): Promise<HttpSetup> {
   const { prepareHttp } = await import('./serve-http.js');
   try {
-    return prepareHttp(address, tokenFile, process.env, tls);
+    const setup = prepareHttp(address, args.tokenFile, process.env, args.tls);
+    return { ...setup, mcpIdleTimeoutMs: args.mcpIdleTimeoutMs };
   } catch (err) {
     fail((err as Error).message);
   }
@@ -196,9 +194,7 @@ async function main(argv: string[]): Promise<void> {
     serveArgs?.http ? HTTP_DEFAULT_CONFIG : DEFAULT_CONFIG,
   );
   restartWithBoundedYoungGeneration();
-  const http =
-    serveArgs?.http &&
-    (await prepareHttpOrFail(serveArgs.http, serveArgs.tokenFile, serveArgs.tls));
+  const http = serveArgs?.http && (await prepareHttpOrFail(serveArgs.http, serveArgs));
   // After the restart, which would print it twice. Clients start the server with piped stdin.
   if (!http && isatty(0) && config.logLevel !== 'silent') {
     process.stderr.write(`${terminalHint()}\n`);

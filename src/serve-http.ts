@@ -8,7 +8,7 @@ import type { Front } from './serve.js';
 import { createServer, type ServerDeps } from './server.js';
 import { formatDuration } from './shared/duration.js';
 import { formatHttpAuthority, type HttpAddress } from './shared/http-address.js';
-import { abandonedSignal, HttpMcpServer, MCP_PATH } from './transport/http-server.js';
+import { abandonedSignal, HTTP_LIMITS, HttpMcpServer, MCP_PATH } from './transport/http-server.js';
 import { loadTlsFiles, type TlsFiles } from './transport/tls.js';
 import {
   defaultTokenPath,
@@ -23,6 +23,8 @@ export interface HttpSetup {
   readonly token: Token;
   /** HTTPS when given. */
   readonly tls?: TlsFiles | undefined;
+  /** --mcp-idle-timeout: end an MCP session unused this long (0 = never; default an hour). */
+  readonly mcpIdleTimeoutMs?: number | undefined;
 }
 
 /**
@@ -83,6 +85,10 @@ export async function startHttpFront(setup: HttpSetup, deps: ServerDeps): Promis
     token: setup.token.value,
     tls: setup.tls,
     logger: deps.logger,
+    limits: {
+      ...HTTP_LIMITS,
+      mcpSessionIdleMs: setup.mcpIdleTimeoutMs ?? HTTP_LIMITS.mcpSessionIdleMs,
+    },
     newEndpoint: () => {
       const server = createServer({ ...deps, abandonedSignal });
       server.oninitialized = () => {

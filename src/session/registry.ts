@@ -3,6 +3,7 @@
  * exited sessions count alike until closed), lookup with SESSION_NOT_FOUND, and closing one or
  * all of them.
  */
+import { makeTextSafe } from '../screen/text-safety.js';
 import { formatDuration } from '../shared/duration.js';
 import { sessionClosedError, TerminalError } from '../shared/errors.js';
 import type { LaunchPlan } from './launch.js';
@@ -132,7 +133,8 @@ export class SessionRegistry {
     }
     this._sessions.set(id, session);
     this._lastUsed.set(id, this._now());
-    if (request.client) this._clients.set(id, request.client);
+    // Shown to other clients in terminal_list: with the screen's stand-ins for control characters.
+    if (request.client) this._clients.set(id, makeTextSafe(request.client));
     this._changed();
     return session;
   }

@@ -4,15 +4,19 @@
  */
 import type { ServerResponse } from 'node:http';
 
-/** A JSON-RPC error reply with no id, as the SDK's transport answers refused requests. */
+/**
+ * A JSON-RPC error reply with no id, as the SDK's transport answers refused requests: `code`
+ * -32001 (the SDK's for a session or connection refused) unless said.
+ */
 export function refuse(
   res: ServerResponse,
   status: number,
   message: string,
   headers: Record<string, string> = {},
+  code = -32001,
 ): void {
   if (res.headersSent) return;
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null });
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
 }
 

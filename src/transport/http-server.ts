@@ -1,9 +1,10 @@
 /**
  * MCP over Streamable HTTP (spec/http.md): one endpoint, /mcp, on Node's http server. Each
- * request passes, in order, the Host and Origin check (403), the bearer token (401, slowed after
- * failures) and the body bound (413) before anything of it is parsed; then it goes to its MCP
- * session (http-sessions.ts), or gets 404 when that session is unknown so the client initializes
- * again. Listener bounds: HTTP_LIMITS.
+ * connection must send the token in time (http-connections.ts); each request passes, in order,
+ * the Host and Origin check (403), the bearer token (401, slowed after failures) and the body
+ * bound (413) before anything of it is parsed; then it goes to its MCP session
+ * (http-sessions.ts), or gets 404 when that session is unknown so the client initializes again.
+ * Refusals are logged as a summary (http-refusals.ts). Listener bounds: HTTP_LIMITS.
  */
 
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -15,38 +16,44 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type Clock, systemClock } from '../screen/settle.js';
 import type { HttpAddress } from '../shared/http-address.js';
 import type { Logger } from '../shared/log.js';
-import { createBearerCheck, FailureDelay } from './http-auth.js';
+import { type AuthVerdict, createBearerCheck, FailureDelay } from './http-auth.js';
 import { readBody } from './http-body.js';
+import { ConnectionGate, type ConnectionLimits } from './http-connections.js';
 import { allowedHosts, checkHostAndOrigin } from './http-origin.js';
+import { RefusalLog, type RefusalReason } from './http-refusals.js';
 import { asDiscover, refuse, unknownMethod } from './http-replies.js';
 import { type McpEndpoint, McpSessions } from './http-sessions.js';
 import { TRANSPORT_LIMITS } from './stdio-transport.js';
 import type { TlsFiles } from './tls.js';
 
-export interface HttpLimits {
+export interface HttpLimits extends ConnectionLimits {
   /** Largest request body: the stdio transport's line bound. */
   readonly maxBodyBytes: number;
-  /** Connections open at once; further ones are closed as they arrive. */
-  readonly maxConnections: number;
   /** Time a client has to send its request headers, and its whole request. */
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
-  /** MCP sessions kept at once; past it the least recently used ends. */
+  /** MCP sessions kept at once; past it the least recently used idle one ends. */
   readonly maxMcpSessions: number;
+  /** An MCP session with nothing open and no request for this long ends (0 = never). */
+  readonly mcpSessionIdleMs: number;
   /** Requests open at once on one MCP session (each SSE stream is one); past it, 429. */
   readonly maxOpenRequestsPerSession: number;
 }
 
 export const HTTP_LIMITS: HttpLimits = Object.freeze({
   maxBodyBytes: TRANSPORT_LIMITS.maxLineBytes,
-  maxConnections: 64,
+  maxProvenConnections: 64,
+  maxUnprovenConnections: 64,
+  proofDeadlineMs: 2000,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   maxMcpSessions: 32,
+  mcpSessionIdleMs: 3_600_000,
   maxOpenRequestsPerSession: 16,
 });
 
@@ -72,28 +79,43 @@ export interface HttpServerOptions {
   readonly newEndpoint: () => McpEndpoint;
   readonly logger: Logger;
   readonly limits?: HttpLimits;
+  /** The time of MCP session expiry, the proof deadline and the refusal log (tests fake it). */
+  readonly clock?: Clock;
 }
 
 export class HttpMcpServer {
   private readonly _sessions: McpSessions;
   private readonly _failures = new FailureDelay();
   private readonly _checkBearer: ReturnType<typeof createBearerCheck>;
+  private readonly _refusals: RefusalLog;
+  private readonly _gate: ConnectionGate;
   /** Set once listening: with port 0, the port is known only then. */
   private _hosts: readonly string[] | undefined = [];
   private readonly _limits: HttpLimits;
 
   private constructor(
     private readonly _http: Server,
-    private readonly _options: HttpServerOptions,
+    options: HttpServerOptions,
   ) {
-    this._limits = _options.limits ?? HTTP_LIMITS;
+    this._limits = options.limits ?? HTTP_LIMITS;
+    const clock = options.clock ?? systemClock;
     this._sessions = new McpSessions(
-      _options.newEndpoint,
-      this._limits.maxMcpSessions,
-      _options.logger,
-      this._limits.maxOpenRequestsPerSession,
+      options.newEndpoint,
+      {
+        max: this._limits.maxMcpSessions,
+        maxOpen: this._limits.maxOpenRequestsPerSession,
+        idleMs: this._limits.mcpSessionIdleMs,
+      },
+      options.logger,
+      clock,
     );
-    this._checkBearer = createBearerCheck(_options.token);
+    this._checkBearer = createBearerCheck(options.token);
+    this._refusals = new RefusalLog((line) => options.logger.warn(line), clock);
+    this._gate = new ConnectionGate(this._limits, {
+      clock,
+      onDrop: (address, why) => this._refusals.record(address, why),
+      afterIo: (fn) => setImmediate(fn),
+    });
   }
 
   /** Listens at `options.address`; rejects with the system's error (EADDRINUSE…). */
@@ -113,8 +135,9 @@ export class HttpMcpServer {
           handshakeTimeout: limits.headersTimeoutMs,
         })
       : createServer(timeouts);
-    http.maxConnections = limits.maxConnections;
     const server = new HttpMcpServer(http, options);
+    // The raw TCP connection, also under TLS: the proof deadline counts the handshake too.
+    http.on('connection', (socket: Socket) => server._admit(socket));
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {
       server._handle(req, res).catch((err: unknown) => {
         options.logger.warn(`HTTP request failed: ${(err as Error).message}`);
@@ -143,13 +166,30 @@ export class HttpMcpServer {
     await this._sessions.closeAll();
     this._http.closeAllConnections();
     await closed;
+    this._refusals.flush();
+  }
+
+  private _admit(socket: Socket): void {
+    const key = connectionKey(socket);
+    if (key === undefined) return void socket.destroy();
+    this._gate.admit(key, socket.remoteAddress ?? 'unknown', socket);
+    socket.once('close', () => this._gate.closed(key, socket));
+  }
+
+  private _refuseRequest(req: IncomingMessage, reason: RefusalReason): void {
+    this._refusals.record(req.socket.remoteAddress ?? 'unknown', reason);
   }
 
   private async _handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '';
+    const key = connectionKey(req.socket);
+    // A connection that has only ever been refused is never kept for another request.
+    const isProven = key !== undefined && this._gate.isProven(key);
+    if (!isProven) res.setHeader('connection', 'close');
     // Said to any other path: a client sent without the token looks for OAuth (/.well-known/…,
     // /register), and some show this body to the user.
     if (url.split('?')[0] !== MCP_PATH) {
+      this._refuseRequest(req, 'path');
       return refuse(
         res,
         404,
@@ -158,9 +198,7 @@ export class HttpMcpServer {
     }
     const where = checkHostAndOrigin(this._hosts, req.headers.host, req.headers.origin);
     if (!where.ok) {
-      this._options.logger.warn(
-        `refused a request from ${req.socket.remoteAddress}: bad ${where.reason}`,
-      );
+      this._refuseRequest(req, where.reason);
       return refuse(
         res,
         403,
@@ -169,6 +207,19 @@ export class HttpMcpServer {
     }
     const auth = this._checkBearer(req.headers.authorization, url);
     if (!auth.ok) return this._unauthorized(req, res, auth.reason);
+    if (!isProven && key !== undefined) {
+      if (this._gate.prove(key) === 'full') {
+        this._refuseRequest(req, 'connections-full');
+        req.resume();
+        return refuse(
+          res,
+          503,
+          `too many connections with the token open (at most ${this._limits.maxProvenConnections}); retry when one has closed`,
+          { 'retry-after': '1' },
+        );
+      }
+      res.removeHeader('connection');
+    }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       // Counted from here, body and all: a client trickling bodies holds its streams as surely.
@@ -207,6 +258,14 @@ export class HttpMcpServer {
       // keep it across a server restart) starts a new session rather than failing forever.
       const isKnown = typeof sessionId === 'string' && this._sessions.find(sessionId) !== undefined;
       if (isInit && !isKnown) {
+        if (!this._sessions.hasRoom()) {
+          return refuse(
+            res,
+            503,
+            `too many MCP sessions (at most ${this._limits.maxMcpSessions}), each with a call running; retry when one has been answered`,
+            { 'retry-after': '1' },
+          );
+        }
         if (sessionId !== undefined) delete req.headers['mcp-session-id'];
         return this._sessions.initialize(req, res, body);
       }
@@ -238,23 +297,36 @@ export class HttpMcpServer {
         'MCP session not found: the server was restarted or ended this MCP session; initialize a new one (terminals that are still running are in terminal_list)',
       );
     }
+    const id = sessionId as string;
+    const calls = this._sessions.reserveCalls(id, body);
+    if (!calls.ok) {
+      return refuse(
+        res,
+        400,
+        `invalid request: the id ${JSON.stringify(calls.duplicate)} is already a call of this MCP session not yet answered (or twice in this batch); nothing of this request ran: send each call with an id of its own`,
+        {},
+        -32600,
+      );
+    }
     const abandoned = new AbortController();
     res.once('close', () => {
+      this._sessions.unreserve(id, calls.ids);
       if (!res.writableFinished) abandoned.abort();
     });
     await requestScope.run(abandoned.signal, () => transport.handleRequest(req, res, body));
   }
 
-  private _unauthorized(req: IncomingMessage, res: ServerResponse, reason: string): void {
+  private _unauthorized(
+    req: IncomingMessage,
+    res: ServerResponse,
+    reason: (AuthVerdict & { ok: false })['reason'],
+  ): void {
     const address = req.socket.remoteAddress ?? 'unknown';
-    const { delayMs, count } = this._failures.fail(address);
-    // Logged at the 1st, 2nd, 4th, 8th… failure (counted until a quiet minute, whatever was
-    // accepted between): an attack cannot flood the log.
-    if ((count & (count - 1)) === 0) {
-      this._options.logger.warn(
-        `refused a request from ${address}: ${reason} bearer token (failure ${count} from there, none a minute apart)`,
-      );
-    }
+    const { delayMs } = this._failures.fail(address);
+    this._refuseRequest(req, REFUSAL_OF[reason]);
+    // Held no longer than the connection's proof deadline, which then closes it.
+    const key = connectionKey(req.socket);
+    const heldMs = Math.min(delayMs, key === undefined ? 0 : this._gate.hold(key));
     const message =
       reason === 'in-url'
         ? 'unauthorized: a query string is refused (credentials never go in a URL); send Authorization: Bearer TOKEN'
@@ -263,7 +335,24 @@ export class HttpMcpServer {
     // The request is not read: closing keeps a client from sending more on this connection.
     setTimeout(
       () => refuse(res, 401, message, { 'www-authenticate': challenge, connection: 'close' }),
-      delayMs,
+      heldMs,
     ).unref();
   }
+}
+
+const REFUSAL_OF = {
+  missing: 'missing-token',
+  invalid: 'wrong-token',
+  'in-url': 'token-in-url',
+} as const satisfies Record<(AuthVerdict & { ok: false })['reason'], RefusalReason>;
+
+/**
+ * A connection's key while it is open: its peer's address and port (the same on a TLS socket and
+ * the TCP connection under it); undefined once the socket has closed.
+ */
+function connectionKey(socket: Socket): string | undefined {
+  const { remoteAddress, remotePort } = socket;
+  return remoteAddress === undefined || remotePort === undefined
+    ? undefined
+    : `${remoteAddress} ${remotePort}`;
 }
