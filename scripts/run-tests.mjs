@@ -105,7 +105,7 @@ const HEAVY_LIMIT_S = 1200;
 const KILL_GRACE_MS = 3000;
 /**
  * After a file ends, the processes it started (servers shutting down, their sessions) get this
- * long to be gone before they are reported and killed.
+ * long to be gone; any still there are named, killed, and fail the file.
  */
 const LEFTOVER_GRACE_MS = 5000;
 /** The variable that marks every process a file starts, so the runner can find them all. */
@@ -340,7 +340,14 @@ function runFile(file) {
           detail: ['its processes were ended; above, its output up to the test that hung'],
         });
       }
-      const status = timedOut ? 1 : (code ?? (signal ? 1 : 0));
+      // Nothing a test starts may outlive it: a file that left processes fails.
+      if (left.length > 0 && !timedOut) {
+        failed.push({
+          name: `${file}: left ${left.length} processes running ${LEFTOVER_GRACE_MS / 1000} s after it ended`,
+          detail: left.map(({ pid, cmd }) => `${pid} ${cmd}`),
+        });
+      }
+      const status = timedOut || left.length > 0 ? 1 : (code ?? (signal ? 1 : 0));
       if (status !== 0 && failed.length === 0) {
         failed.push({ name: `${file}: exited with ${code ?? signal}`, detail: [] });
       }
@@ -399,7 +406,7 @@ for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 12)) {
   console.log(`#   ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`);
 }
 if (leftBehind.length > 0) {
-  console.log(`\n# ${leftBehind.length} files left processes behind (killed):`);
+  console.log(`\n# ${leftBehind.length} files left processes behind (killed; each file failed):`);
   for (const r of leftBehind) console.log(`#   ${r.file}: ${r.left.map((p) => p.pid).join(', ')}`);
 }
 if (failed.length > 0) {
