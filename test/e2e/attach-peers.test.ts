@@ -4,7 +4,8 @@
  * own: `agent-tty attach` itself, a client that shows no process, one that shows its own pid, one
  * that claims the pid of a process outside, one that left the process tree. None gets its bytes
  * to a program, and no result says a person typed; a person attaching from a terminal outside
- * (node-pty, as in the other attach tests) still types.
+ * (node-pty, as in the other attach tests) still types. The tests run side by side, each on
+ * sessions of its own.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -21,7 +22,8 @@ const BASH = 'bash --norc --noprofile';
 const CLIENT = join(FIXTURES, 'attach-client.mjs');
 const onLinux = process.platform === 'linux' ? false : 'the check needs /proc (Linux)';
 
-describe('who may attach', { skip: onLinux }, () => {
+// Side by side: each test has sessions of its own, and its programs mostly start and wait.
+describe('who may attach', { skip: onLinux, concurrency: true }, () => {
   let h: Harness;
   let dir: string;
   let env: Record<string, string>;
@@ -55,8 +57,12 @@ describe('who may attach', { skip: onLinux }, () => {
   /** A session whose program writes every byte it receives to a file. */
   async function recorder(name: string): Promise<{ id: string; received: () => string }> {
     const file = join(dir, name);
-    const { id } = await h.start({ command: `stty raw -echo; exec cat > ${file}`, login: false });
-    await sleep(200);
+    // R once the terminal is raw: from then on, every byte it is sent goes to the file.
+    const { id } = await h.start({
+      command: `stty raw -echo; printf R; exec cat > ${file}`,
+      login: false,
+    });
+    await h.waitFor(id, (s) => screenText(s).includes('R'));
     return {
       id,
       received: () => {

@@ -5,13 +5,13 @@
  * forged "finished, exit 0" marks with whatever it found and with guesses; the command wait still
  * ends when the program does, with its exit code 7, and the nonce the shell holds (which the
  * shell itself shows, `declare -f`) is not among what the program found. The startup files are
- * gone once the shell has started.
+ * gone once the shell has started. The three shells run side by side.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { WaitReport } from '../../src/shared/contract/progress.js';
 import { fixtureCommand, needsPython } from '../helpers/programs.js';
 import { type Harness, startServer } from '../helpers/server.js';
@@ -76,16 +76,12 @@ const serverTmp = mkdtempSync(join(tmpdir(), 'agent-tty-nonce-tmp-'));
 const privateDirs = (id: string) =>
   readdirSync(serverTmp).filter((name) => name.startsWith(`agent-tty-shell-${id}-`));
 
-describe('the command-mark nonce', () => {
+// Side by side: each shell's program mostly sleeps (find-nonce.py waits 1.5 s before it exits).
+describe('the command-mark nonce', { concurrency: true }, () => {
   let h: Harness;
   const records = mkdtempSync(join(tmpdir(), 'agent-tty-nonce-records-'));
   before(async () => {
     h = await startServer({ args: ['--record-dir', records], env: { TMPDIR: serverTmp } });
-  });
-  afterEach(async () => {
-    for (const s of (await h.call('terminal_list')).data.sessions ?? []) {
-      await h.call('terminal_close', { sessionId: s.sessionId });
-    }
   });
   after(async () => {
     await h.close();
@@ -108,25 +104,32 @@ describe('the command-mark nonce', () => {
       });
       const id = started.data.sessionId as string;
       const recording = (started.data as { recording?: string }).recording as string;
-      assert.ok(recording, started.text);
-      await h.waitFor(id, (s) => c.prompt.test(s.screen[s.cursor.row - 1] ?? ''), 20_000);
-      assert.deepEqual(privateDirs(id), [], 'the startup files are gone once the shell started');
+      let nonce: string | undefined;
+      try {
+        assert.ok(recording, started.text);
+        await h.waitFor(id, (s) => c.prompt.test(s.screen[s.cursor.row - 1] ?? ''), 20_000);
+        assert.deepEqual(privateDirs(id), [], 'the startup files are gone once the shell started');
 
-      const reply = await h.input(id, run(fixtureCommand('find-nonce.py', recording, records)));
-      assert.equal(reply.isError, false, reply.text);
-      const wait = waitsOf(reply)[0];
-      assert.match(reply.text, /searched \d+ files/);
-      assert.equal(wait?.reason, 'finished', reply.text);
-      assert.equal(wait?.command?.exitCode, 7, `the program's own exit code: ${reply.text}`);
-      assert.ok((wait?.elapsedMs ?? 0) >= 1400, `ended after ${wait?.elapsedMs} ms`);
+        const reply = await h.input(id, run(fixtureCommand('find-nonce.py', recording, records)));
+        assert.equal(reply.isError, false, reply.text);
+        const wait = waitsOf(reply)[0];
+        assert.match(reply.text, /searched \d+ files/);
+        assert.equal(wait?.reason, 'finished', reply.text);
+        assert.equal(wait?.command?.exitCode, 7, `the program's own exit code: ${reply.text}`);
+        assert.ok((wait?.elapsedMs ?? 0) >= 1400, `ended after ${wait?.elapsedMs} ms`);
 
-      await h.input(id, run(c.show));
-      const nonce = /aid=([0-9a-f]{12})\s*$/m.exec(screenText(await h.snapshot(id)))?.[1];
-      assert.ok(nonce, 'the shell shows the nonce its hooks hold');
-      const candidates = readFileSync(join(home, 'nonce-candidates'), 'utf8').split('\n');
-      assert.ok(!candidates.includes(nonce), `the program found the nonce ${nonce}`);
-      await h.call('terminal_close', { sessionId: id });
-      assert.ok(!readFileSync(recording, 'utf8').includes(nonce), 'the recording hides it');
+        await h.input(id, run(c.show));
+        nonce = /aid=([0-9a-f]{12})\s*$/m.exec(screenText(await h.snapshot(id)))?.[1];
+        assert.ok(nonce, 'the shell shows the nonce its hooks hold');
+        const candidates = readFileSync(join(home, 'nonce-candidates'), 'utf8').split('\n');
+        assert.ok(!candidates.includes(nonce), `the program found the nonce ${nonce}`);
+      } finally {
+        await h.call('terminal_close', { sessionId: id });
+      }
+      assert.ok(
+        !readFileSync(recording, 'utf8').includes(nonce as string),
+        'the recording hides it',
+      );
     });
   }
 });

@@ -3,7 +3,9 @@
  * with anything in the query string (401, slowed after failures), from a foreign Origin or to a
  * rebinding Host (403), with a body over the bound (413); connections past the limit and clients
  * that send headers too slowly are dropped. A refused request runs nothing, which each test shows
- * against the same request let through; and the token never reaches the server's log.
+ * against the same request let through; and the token never reaches the server's log. The slow
+ * client waits out the 10 s bound in the heavy layer (test/helpers/layers.ts); npm test drops it
+ * at a bound of 500 ms in test/integration/http-timeouts.test.ts.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +22,8 @@ import {
   newToken,
   startHttpServer,
 } from '../helpers/http-server.js';
-import { sleep } from '../helpers/wait.js';
+import { heavyOnly } from '../helpers/layers.js';
+import { settledWithin, sleep } from '../helpers/wait.js';
 
 describe('HTTP transport: what it refuses', () => {
   const token = newToken();
@@ -154,33 +157,48 @@ describe('HTTP transport: what it refuses', () => {
   });
 
   it('slows repeated failures down, not honest calls', async () => {
+    // Each failure from an address doubles the wait of its next refusal, from 50 ms: the 7th in a
+    // row waits 1.6 s or more (the doubling, and its cap at 2 s, are unit-tested on a fake clock
+    // in test/unit/transport/http-auth.test.ts). The refusals of the tests before this one count
+    // too, so it stops at the first refusal held a second or more, at the 7th at the latest.
     const times: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    while (times.length < 7 && !((times.at(-1) ?? 0) >= 1000)) {
       const t0 = performance.now();
       await fetch(server.url, { method: 'POST', headers: mcpHeaders(newToken()), body: '{}' });
       times.push(performance.now() - t0);
     }
-    assert.ok((times.at(-1) as number) >= 1000, `7th failure answered after ${times.at(-1)} ms`);
+    assert.ok(
+      (times.at(-1) as number) >= 1000,
+      `failure ${times.length} answered after ${times.at(-1)} ms`,
+    );
     const t0 = performance.now();
     await client.client.listTools();
     const honest = performance.now() - t0;
     assert.ok(honest < 500, `an honest call took ${honest} ms`);
   });
 
-  it('drops connections past 64, and keeps serving once they go', async () => {
-    const sockets = await Promise.all(Array.from({ length: 64 }, () => openSocket(server.port)));
-    const extra = await openSocket(server.port);
-    const closed = await new Promise<boolean>((resolve) => {
-      extra.on('close', () => resolve(true));
-      setTimeout(() => resolve(false), 2000);
-    });
-    assert.equal(closed, true, 'the 65th connection is closed at once');
+  it('closes connections that never show the token, past 64 too, and keeps serving', async () => {
+    // Unproven connections have places of their own, closed at the proof deadline (2 s) or
+    // evicted oldest first past 64 (http-connections.test.ts times both on a fake clock).
+    const closes: Promise<void>[] = [];
+    const sockets = await Promise.all(
+      Array.from({ length: 65 }, async () => {
+        const socket = await openSocket(server.port);
+        closes.push(new Promise<void>((resolve) => socket.once('close', () => resolve())));
+        socket.on('error', () => undefined);
+        return socket;
+      }),
+    );
+    assert.equal((await client.call('terminal_list')).isError, false, 'served meanwhile');
+    const closed = await settledWithin(Promise.all(closes), 30_000);
     for (const s of sockets) s.destroy();
-    await sleep(100);
+    assert.ok(closed, 'every idle connection without the token was closed');
     assert.equal((await client.call('terminal_list')).isError, false);
   });
 
-  it('drops a client that sends its headers a byte a second, at the 10 s timeout', async () => {
+  it('drops a client that sends its headers a byte a second', {
+    skip: heavyOnly,
+  }, async () => {
     const socket = await openSocket(server.port);
     const t0 = performance.now();
     let received = '';
@@ -194,7 +212,9 @@ describe('HTTP transport: what it refuses', () => {
     const drip = setInterval(() => socket.writable && socket.write('x'), 1000);
     const elapsed = await closed;
     clearInterval(drip);
-    assert.ok(elapsed > 9000 && elapsed < 13_000, `dropped after ${Math.round(elapsed)} ms`);
+    // Without the token, the proof deadline (2 s) comes before the headers' 10 s; either drops
+    // it (http-timeouts.test.ts and http-connections.test.ts time them).
+    assert.ok(elapsed < 13_000, `dropped after ${Math.round(elapsed)} ms`);
     assert.match(received, /^HTTP\/1\.1 408 |^$/);
   });
 

@@ -2,7 +2,8 @@
  * MCP over Streamable HTTP (spec/http.md) end to end: the SDK's Client drives a bash session
  * through `agent-tty serve --http`; terminals belong to the server, so a second client finds and
  * continues them; a client whose MCP session the server does not know (after a restart) gets 404
- * saying why; SIGTERM closes every session as on stdio.
+ * saying why; SIGTERM closes every session as on stdio. The tests run side by side, each with a
+ * server of its own.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,8 +20,10 @@ import {
 } from '../helpers/http-server.js';
 import { isAlive, waitGone } from '../helpers/processes.js';
 import { screenText } from '../helpers/tool-calls.js';
+import { sleep } from '../helpers/wait.js';
 
-describe('MCP over HTTP', () => {
+// Side by side: each test has a server of its own, and most of their time is waiting.
+describe('MCP over HTTP', { concurrency: true }, () => {
   const token = newToken();
   const servers: HttpServer[] = [];
   const start = async () => {
@@ -68,9 +71,13 @@ describe('MCP over HTTP', () => {
     const c = await connectHttp(server.url, token);
     const { id } = await c.start({ command: 'cat', login: false, settleMs: 0 });
     await c.transport.close();
-    await new Promise((r) => setTimeout(r, 2500));
     const back = await connectHttp(server.url, token);
-    assert.deepEqual((await back.call('terminal_list')).data.sessions, []);
+    // terminal_list names no session: asking it leaves the idle time running.
+    const deadline = Date.now() + 20_000;
+    while ((await back.call('terminal_list')).data.sessions?.length !== 0) {
+      assert.ok(Date.now() < deadline, `session ${id} was closed once idle`);
+      await sleep(100);
+    }
     const gone = await back.call('terminal_snapshot', { sessionId: id, settleMs: 0 });
     assert.equal(gone.data.error?.code, 'SESSION_NOT_FOUND');
     assert.match(gone.text, /idle/);

@@ -2,7 +2,8 @@
  * The exact bytes a program receives for every kind of input, read back by a raw byte reader
  * (test/fixtures/bytes.py) through the built server: keys and modifiers in legacy, application
  * cursor/keypad, modifyOtherKeys and kitty modes; mouse reports in each tracking mode and
- * encoding; paste with and without bracketing; focus; raw bytes; Unicode text.
+ * encoding; paste with and without bracketing; focus; raw bytes; Unicode text. The tests run side
+ * by side, each with byte readers of its own.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -58,10 +59,12 @@ async function check(h: Harness, modes: string, cases: Case[], cols?: number) {
 
 const skip = which('python3') ? false : 'python3 is not installed';
 
-describe('bytes received by the program', { skip, timeout: 120_000 }, () => {
+// Side by side: each test waits on its own reader's screens, not on the CPU.
+describe('bytes received by the program', { skip, timeout: 120_000, concurrency: true }, () => {
   let h: Harness;
   before(async () => {
-    h = await startServer();
+    // A reader for each test at once: more than the default 8 sessions.
+    h = await startServer({ args: ['--max-sessions', '16'] });
   });
   after(() => h.close());
 
