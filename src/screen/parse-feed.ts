@@ -2,7 +2,8 @@
  * Output on its way into the emulator. Chunks that arrive before the screen's next turn of
  * parsing (parse-turns.ts) are filtered as one batch (output-filter.ts) and parsed a piece per
  * turn, right after the loop's I/O: faster under a firehose and sooner for a single echo than
- * xterm's own timer, and never long enough to hold up a call about another session. Counts what
+ * xterm's own timer, and never long enough to hold up a call about another session (the replies a
+ * piece provokes are written once, after it: reply-batch.ts). Counts what
  * is pending and parsed, pauses the PTY past HIGH_WATER_BYTES until LOW_WATER_BYTES, and resolves
  * the waits for what arrived before them.
  */
@@ -19,6 +20,11 @@ const LOW_WATER_BYTES = 1024 * 1024;
 const PIECE_BYTES = 32 * 1024;
 
 export interface FeedEvents {
+  /**
+   * A piece is about to be parsed (the screen gathers the replies it produces and starts a slice
+   * of parse-yield.ts, which may pause the piece: pieceParsed then comes in a later turn).
+   */
+  readonly pieceStarting?: () => void;
   /** A piece was parsed (the screen flattens the long cells it may have written). */
   readonly pieceParsed: (piece: FilteredPiece) => void;
   /** A written batch finished parsing. */
@@ -44,6 +50,8 @@ export class ParseFeed {
   private readonly _filter = new OutputFilter({ widthOf: cellWidth, maxPieceBytes: PIECE_BYTES });
   private readonly _work: ParseWork = { parseStep: () => this._parseStep() };
   private _disposed = false;
+  /** A piece was written to the emulator and its parse has not finished (it paused). */
+  private _inFlight = false;
 
   constructor(
     private readonly _term: Terminal,
@@ -103,18 +111,31 @@ export class ParseFeed {
 
   /** One turn of parsing: the next piece of the batch under way, or of a new batch. */
   private _parseStep(): boolean {
-    if (this._disposed) return false;
+    // A piece paused (parse-yield.ts) is still being parsed: nothing more may reach the emulator
+    // until it is done; its callback asks for the next turn.
+    if (this._disposed || this._inFlight) return false;
     if (this._pieces.length === 0) this._takeBatch();
     const piece = this._pieces.shift();
     if (piece) {
       const size = this._pieces.length === 0 ? this._batchSize : 0;
+      this._events.pieceStarting?.();
+      this._inFlight = true;
+      let synchronous = true;
       parseNextWriteNow(this._term);
       this._term.write(piece.bytes, () => {
+        this._inFlight = false;
         if (this._disposed) return;
         this._events.pieceParsed(piece);
         if (size > 0) this._parsed(size);
+        if (!synchronous && this._hasMore()) sharedParseTurns.request(this._work);
       });
+      synchronous = false;
+      if (this._inFlight) return false;
     }
+    return this._hasMore();
+  }
+
+  private _hasMore(): boolean {
     return this._pieces.length > 0 || this._incoming.length > 0;
   }
 

@@ -12,7 +12,9 @@ import {
   type RowText,
 } from './lines.js';
 import { ParseFeed } from './parse-feed.js';
+import { ParseYield } from './parse-yield.js';
 import { installProbeReplies } from './probe-replies.js';
+import { ReplyBatch } from './reply-batch.js';
 import { drawRowText, drawScreenRows } from './row-drawing.js';
 import { EMULATOR_SCROLLBACK, type HistoryOptions, ScreenHistory } from './screen-history.js';
 import { ModeTracker, type TerminalModes } from './terminal-modes.js';
@@ -50,6 +52,10 @@ export class Screen {
   private readonly _disposables: IDisposable[];
   private readonly _now: () => number;
   private readonly _feed: ParseFeed;
+  /** Replies gathered while a piece is parsed, written once per piece (reply-batch.ts). */
+  private readonly _replies: ReplyBatch;
+  /** Pauses a piece's parse that runs past its slice (parse-yield.ts); registered last, runs first. */
+  private readonly _yield: ParseYield;
   private _resizedAt = Number.NEGATIVE_INFINITY;
   private _title = '';
   private readonly _history: ScreenHistory;
@@ -63,19 +69,27 @@ export class Screen {
   constructor(private readonly _options: ScreenOptions) {
     this._now = _options.now ?? (() => performance.now());
     this._term = createTerminal({ ..._options, scrollback: EMULATOR_SCROLLBACK });
+    this._replies = new ReplyBatch((data) => this._reply(data));
     this._feed = new ParseFeed(this._term, {
-      pieceParsed: (piece) => this._pieceParsed(piece),
+      pieceStarting: () => {
+        this._yield.startSlice();
+        this._replies.hold();
+      },
+      pieceParsed: (piece) => {
+        this._replies.release();
+        this._pieceParsed(piece);
+      },
       parsed: () => this._notify(),
       onPressure: _options.onPressure,
       now: this._now,
     });
     this._history = new ScreenHistory(this._term, EMULATOR_SCROLLBACK, _options);
-    const replyText = (data: string) => this._reply(Buffer.from(data, 'utf8'));
+    const replyText = (data: string) => this._replies.add(data);
     this._modes = new ModeTracker(this._term, replyText, this._now);
     this._disposables = [
       ...installProbeReplies(this._term, replyText, PACKAGE.version),
       this._term.onData(replyText),
-      this._term.onBinary((data) => this._reply(Buffer.from(data, 'latin1'))),
+      this._term.onBinary((data) => this._replies.add(Buffer.from(data, 'latin1'))),
       this._term.onTitleChange((title) => {
         this._title = safeTitle(title);
       }),
@@ -85,6 +99,7 @@ export class Screen {
     if (nonce !== undefined) {
       this._disposables.push(recordCommandMarks(this._term, nonce, this._marks, where, onMark));
     }
+    this._yield = new ParseYield(this._term);
   }
 
   /** The shell integration marks recorded so far (none without a nonce), oldest first. */
@@ -284,6 +299,8 @@ export class Screen {
     if (this._disposed) return;
     this._disposed = true;
     this._feed.dispose();
+    this._yield.dispose();
+    this._replies.discard();
     for (const d of this._disposables) d.dispose();
     // The transcript's chunks go now, not when the last reference to the session does.
     this._history.dispose();

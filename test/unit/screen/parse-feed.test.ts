@@ -154,4 +154,46 @@ describe('ParseFeed', () => {
     feed.dispose();
     term.dispose();
   });
+  it('brackets every piece: pieceStarting before it is parsed, pieceParsed after, one at a time', async () => {
+    const term = createTerminal({ cols: 40, rows: 5, scrollback: 0 });
+    const events: string[] = [];
+    let repliesInPiece = 0;
+    let open = false;
+    term.onData(() => {
+      assert.ok(open, 'a reply comes while its piece is being parsed');
+      repliesInPiece++;
+    });
+    const feed = new ParseFeed(term, {
+      pieceStarting: () => {
+        assert.equal(open, false, 'no piece starts before the previous one is parsed');
+        open = true;
+        events.push('start');
+      },
+      pieceParsed: () => {
+        open = false;
+        events.push(`parsed ${repliesInPiece}`);
+        repliesInPiece = 0;
+      },
+      parsed: () => undefined,
+      now: () => 0,
+    });
+    // 96 KiB of cursor-position queries: three 32 KiB pieces of 8 192 queries each.
+    feed.write(Buffer.from('\x1b[6n'.repeat(3 * 8192)));
+    await feed.whenParsed();
+    // Pieces end on a sequence boundary: at most 8 192 queries each, 4 pieces at most.
+    assert.ok(events.length <= 8, events.join(', '));
+    let answered = 0;
+    for (const [i, event] of events.entries()) {
+      if (i % 2 === 0) {
+        assert.equal(event, 'start');
+        continue;
+      }
+      const replies = Number(/^parsed (\d+)$/.exec(event)?.[1]);
+      assert.ok(replies <= 8192, event);
+      answered += replies;
+    }
+    assert.equal(answered, 3 * 8192);
+    feed.dispose();
+    term.dispose();
+  });
 });

@@ -119,13 +119,40 @@ describe('Screen replies', () => {
     });
   }
 
-  it('answers a burst of probes in order', async () => {
+  it('answers a burst of probes in order, in one write', async () => {
     assert.deepEqual(await screenReplies('\x1b[c\x1b[>q\x1b[?u\x1b]10;?\x07\x1b[6n'), [
-      '\x1b[?1;2c',
-      `\x1bP>|agent-tty(${PACKAGE.version})${ST}`,
-      '\x1b[?0u',
-      `\x1b]10;rgb:ffff/ffff/ffff${ST}`,
-      '\x1b[1;1R',
+      [
+        '\x1b[?1;2c',
+        `\x1bP>|agent-tty(${PACKAGE.version})${ST}`,
+        '\x1b[?0u',
+        `\x1b]10;rgb:ffff/ffff/ffff${ST}`,
+        '\x1b[1;1R',
+      ].join(''),
     ]);
+  });
+
+  // Issue 35, S10: a program writing ESC [ 6 n in a loop made the screen write 8 192 replies per
+  // 32 KiB piece, one synchronous write (and one look at /proc) each, holding the server's thread
+  // for 100-250 ms a piece. Each piece's replies are now one write, of at most 64 KiB.
+  const PIECE = 32 * 1024;
+  it('answers a flood of cursor-position queries with one write per parsed piece', async () => {
+    const queries = 4 * 8192; // 128 KiB of output: 4 pieces
+    const replies = await screenReplies('\x1b[6n'.repeat(queries));
+    assert.ok(
+      replies.length <= Math.ceil((queries * 4) / PIECE) + 1,
+      `${replies.length} writes for ${queries} queries`,
+    );
+    assert.equal(replies.join(''), '\x1b[1;1R'.repeat(queries), 'every query answered, in order');
+  });
+
+  it('writes at most 64 KiB of replies for one piece, whatever it asks', async () => {
+    // 8 192 XTVERSION queries in 32 KiB ask for about 200 KB of replies.
+    const queries = 8192;
+    const replies = await screenReplies('\x1b[>q'.repeat(queries));
+    const one = `\x1bP>|agent-tty(${PACKAGE.version})${ST}`;
+    assert.ok(replies.length <= 2, `${replies.length} writes`);
+    for (const reply of replies) assert.ok(Buffer.byteLength(reply) <= 64 * 1024);
+    const answered = (replies[0] ?? '').split(one).length - 1;
+    assert.equal(answered, Math.floor((64 * 1024) / one.length), 'the first piece fills 64 KiB');
   });
 });
