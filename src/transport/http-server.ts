@@ -3,8 +3,9 @@
  * connection must send the token in time (http-connections.ts); each request passes, in order,
  * the Host and Origin check (403), the bearer token (401, slowed after failures) and the body
  * bound (413) before anything of it is parsed; then it goes to its MCP session
- * (http-sessions.ts), or gets 404 when that session is unknown so the client initializes again.
- * Refusals are logged as a summary (http-refusals.ts). Listener bounds: HTTP_LIMITS.
+ * (http-sessions.ts), or gets 404 when that session is unknown so the client initializes again;
+ * a session whose client leaves too much of its replies unread gets 429 or 503 and its streams
+ * past twice that are closed (http-backpressure.ts). Refusals are logged as a summary (http-refusals.ts). Listener bounds: HTTP_LIMITS.
  */
 
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -22,6 +23,7 @@ import { type Clock, systemClock } from '../screen/settle.js';
 import type { HttpAddress } from '../shared/http-address.js';
 import type { Logger } from '../shared/log.js';
 import { type AuthVerdict, createBearerCheck, FailureDelay } from './http-auth.js';
+import { ReplyBacklog, type RouteKey, STANDALONE, watchReply } from './http-backpressure.js';
 import { readBody } from './http-body.js';
 import { ConnectionGate, type ConnectionLimits } from './http-connections.js';
 import { allowedHosts, checkHostAndOrigin } from './http-origin.js';
@@ -43,6 +45,13 @@ export interface HttpLimits extends ConnectionLimits {
   readonly mcpSessionIdleMs: number;
   /** Requests open at once on one MCP session (each SSE stream is one); past it, 429. */
   readonly maxOpenRequestsPerSession: number;
+  /**
+   * Reply bytes written but not sent (the client does not read) of one MCP session, past which its
+   * new requests get 429; a write past twice it closes that reply's connection (http-backpressure.ts).
+   */
+  readonly maxUnsentBytesPerSession: number;
+  /** The same for the whole server: 503 for MCP sessions with bytes unsent; twice it closes the largest. */
+  readonly maxUnsentBytesPerServer: number;
 }
 
 export const HTTP_LIMITS: HttpLimits = Object.freeze({
@@ -55,6 +64,9 @@ export const HTTP_LIMITS: HttpLimits = Object.freeze({
   maxMcpSessions: 32,
   mcpSessionIdleMs: 3_600_000,
   maxOpenRequestsPerSession: 16,
+  // The stdio transport's stdout backlog bound, per MCP session; four sessions' worth in all.
+  maxUnsentBytesPerSession: TRANSPORT_LIMITS.maxStdoutBacklogBytes,
+  maxUnsentBytesPerServer: 4 * TRANSPORT_LIMITS.maxStdoutBacklogBytes,
 });
 
 export const MCP_PATH = '/mcp';
@@ -89,6 +101,7 @@ export class HttpMcpServer {
   private readonly _checkBearer: ReturnType<typeof createBearerCheck>;
   private readonly _refusals: RefusalLog;
   private readonly _gate: ConnectionGate;
+  private readonly _backlog: ReplyBacklog;
   /** Set once listening: with port 0, the port is known only then. */
   private _hosts: readonly string[] | undefined = [];
   private readonly _limits: HttpLimits;
@@ -99,6 +112,8 @@ export class HttpMcpServer {
   ) {
     this._limits = options.limits ?? HTTP_LIMITS;
     const clock = options.clock ?? systemClock;
+    const backlog = new ReplyBacklog(this._limits);
+    this._backlog = backlog;
     this._sessions = new McpSessions(
       options.newEndpoint,
       {
@@ -108,6 +123,10 @@ export class HttpMcpServer {
       },
       options.logger,
       clock,
+      {
+        outgoing: (id, message, related) => backlog.outgoing(id, message, related),
+        ended: (id) => backlog.forgetSession(id),
+      },
     );
     this._checkBearer = createBearerCheck(options.token);
     this._refusals = new RefusalLog((line) => options.logger.warn(line), clock);
@@ -221,6 +240,21 @@ export class HttpMcpServer {
       res.removeHeader('connection');
     }
     const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string' && req.method !== 'DELETE') {
+      // A client that does not read its replies is not given more to hold (DELETE frees).
+      const backlog = this._backlog.admit(sessionId);
+      if (!backlog.ok) {
+        req.resume();
+        return refuse(
+          res,
+          backlog.status,
+          backlog.status === 429
+            ? `too many reply bytes of this MCP session not yet read (${backlog.unsent}; at most ${this._limits.maxUnsentBytesPerSession}); read the open streams, then retry`
+            : `too many reply bytes of this server not yet read by its clients (at most ${this._limits.maxUnsentBytesPerServer}), ${backlog.unsent} of them this MCP session's; read the open streams, then retry`,
+          { 'retry-after': '1' },
+        );
+      }
+    }
     if (typeof sessionId === 'string') {
       // Counted from here, body and all: a client trickling bodies holds its streams as surely.
       if (!this._sessions.claim(sessionId)) {
@@ -308,9 +342,15 @@ export class HttpMcpServer {
         -32600,
       );
     }
+    // Its messages are counted until Node has sent them (back-pressure: http-backpressure.ts).
+    const reply = watchReply(this._backlog, id, res);
+    const routes: readonly RouteKey[] = req.method === 'GET' ? [STANDALONE] : calls.ids;
+    for (const key of routes) this._backlog.route(id, key, reply);
     const abandoned = new AbortController();
     res.once('close', () => {
-      this._sessions.unreserve(id, calls.ids);
+      // A call still running keeps its route: its answer is replaced by a short error.
+      const done: RouteKey[] = [...this._sessions.unreserve(id, calls.ids), STANDALONE];
+      for (const key of done) this._backlog.unroute(id, key, reply);
       if (!res.writableFinished) abandoned.abort();
     });
     await requestScope.run(abandoned.signal, () => transport.handleRequest(req, res, body));

@@ -35,6 +35,21 @@ export interface McpSessionLimits {
   readonly idleMs: number;
 }
 
+/** What the HTTP server sees of every session's traffic (back-pressure: http-backpressure.ts). */
+export interface McpSessionHooks {
+  /**
+   * What to send of a message the MCP server of session `id` sends: the message, another in its
+   * place, or undefined for nothing.
+   */
+  readonly outgoing?: (
+    id: string | undefined,
+    message: JSONRPCMessage,
+    relatedRequestId: RequestId | undefined,
+  ) => JSONRPCMessage | undefined;
+  /** Session `id` ended. */
+  readonly ended?: (id: string) => void;
+}
+
 /** Where a call's id is: reserved by its POST, or handed to the MCP server (running). */
 type CallState = 'reserved' | 'running';
 
@@ -61,6 +76,7 @@ export class McpSessions {
     private readonly _limits: McpSessionLimits,
     private readonly _logger: Logger,
     private readonly _clock: Clock,
+    private readonly _hooks: McpSessionHooks = {},
   ) {}
 
   /**
@@ -106,10 +122,20 @@ export class McpSessions {
     return { ok: true, ids };
   }
 
-  /** Frees the ids of a POST whose calls never reached the MCP server (the SDK refused it). */
-  unreserve(id: string, ids: readonly RequestId[]): void {
+  /**
+   * Frees the ids of a POST whose calls never reached the MCP server (the SDK refused it), and
+   * the ids of its calls no longer running (answered or cancelled); returns both.
+   */
+  unreserve(id: string, ids: readonly RequestId[]): RequestId[] {
     const calls = this._byId.get(id)?.calls;
-    for (const callId of ids) if (calls?.get(callId) === 'reserved') calls.delete(callId);
+    const freed: RequestId[] = [];
+    for (const callId of ids) {
+      const state = calls?.get(callId);
+      if (state === 'running') continue;
+      if (state === 'reserved') calls?.delete(callId);
+      freed.push(callId);
+    }
+    return freed;
   }
 
   /** The transport of session `id`, marked used; undefined when unknown (ended, or before a restart). */
@@ -151,11 +177,21 @@ export class McpSessions {
     transport.onclose = () => {
       const id = transport.sessionId;
       if (id !== undefined && this._byId.get(id)?.transport === transport) this._byId.delete(id);
+      if (id !== undefined) this._hooks.ended?.(id);
       void endpoint.close().catch(() => undefined);
     };
     transport.onerror = (err) => this._logger.warn(`HTTP transport: ${err.message}`);
     await endpoint.connect(transport);
     trackCalls(transport, calls);
+    const { outgoing } = this._hooks;
+    if (outgoing) {
+      // Runs before trackCalls' wrapper: a stand-in answer frees its call's id as the answer would.
+      const send = transport.send.bind(transport);
+      transport.send = async (message, options) => {
+        const out = outgoing(transport.sessionId, message, options?.relatedRequestId);
+        if (out !== undefined) await send(out, options);
+      };
+    }
     return transport;
   }
 
