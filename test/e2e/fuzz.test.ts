@@ -43,6 +43,10 @@ const DOCUMENTED_CODES = new Set(
 );
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
+/** The stdio transport's line limit (10 MiB); a longer line is refused whole with -32600. */
+const LINE_LIMIT_BYTES = 10 * 1024 * 1024;
+const isLineRefusal = (reply: RpcReply) =>
+  reply.error?.code === -32600 && /longer than the 10 MiB line limit/.test(reply.error.message);
 /** An id that is never open: the server's ids are t1, t2, … and this test starts one. */
 const NO_SUCH_ID = 't404';
 /** Runs of each property: a representative share in npm test, all of them in the heavy layer. */
@@ -102,13 +106,17 @@ describe('fuzzing the tool surface', { skip: missingPython }, () => {
   /** Sends one call, judges its reply, and returns it. */
   async function call(name: string, args: unknown): Promise<RpcReply> {
     const params = args === undefined ? `{"name":${JSON.stringify(name)}}` : undefined;
-    const pending = server.sendJson(
-      'tools/call',
-      params ?? `{"name":${JSON.stringify(name)},"arguments":${toJson(args)}}`,
-    );
+    const json = params ?? `{"name":${JSON.stringify(name)},"arguments":${toJson(args)}}`;
+    const pending = server.sendJson('tools/call', json);
     const reply = await pending.reply;
     stats.calls++;
     stats.replyMs.push(reply.ms);
+    // A string of a million lone surrogates is six million bytes of JSON escapes: a mutated
+    // call can pass the stdio line limit, which refuses the whole line (spec/guarantees.md).
+    if (isLineRefusal(reply)) {
+      assert.ok(Buffer.byteLength(json) > LINE_LIMIT_BYTES - 200, 'refused a line under the limit');
+      return reply;
+    }
     judge(name, args, reply);
     return reply;
   }
