@@ -9,7 +9,7 @@
 //
 // Usage: node scripts/run-tests.mjs [layer ...] [name ...]   (layers: unit property integration e2e;
 //        prompts: the shell and prompt files of e2e, one at a time;
-//        heavy: the end-to-end files and tables too long for npm test's budget, one at a time;
+//        heavy: the end-to-end files and tables too long for npm test's budget;
 //        http: the tool files of HTTP_RERUN again, over `agent-tty serve --http`;
 //        loaded: the integration and end-to-end layers beside two busy loops, as a CI runner's
 //        neighbours load it: a test that fails there raced the machine, a bug to find and fix)
@@ -163,8 +163,11 @@ if (files.length === 0) {
   console.error('no test files found: run npm run build:test first');
   process.exit(1);
 }
-const serial = prompts || heavy || process.env.AGENT_TTY_TEST_SERIAL === '1';
-const isSolo = (file) => serial || (file.includes('/e2e/') && SOLO.has(basename(file)));
+const serial = prompts || process.env.AGENT_TTY_TEST_SERIAL === '1';
+/** In the heavy layer, the files that load the machine with busy loops or 10 000 000 lines. */
+const SOLO_WHEN_HEAVY = new Set([...SOLO, ...HEAVY, 'lossless.test.js']);
+const isSolo = (file) =>
+  serial || (file.includes('/e2e/') && (heavy ? SOLO_WHEN_HEAVY : SOLO).has(basename(file)));
 /**
  * The longest files first, so the two at a time finish together: end-to-end files start first and
  * the many short unit files fill in at the end (alphabetical order left a long file running alone).
