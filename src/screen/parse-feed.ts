@@ -21,8 +21,8 @@ const PIECE_BYTES = 32 * 1024;
 
 export interface FeedEvents {
   /**
-   * A piece is about to be parsed (the screen gathers the replies it produces and starts a slice
-   * of parse-yield.ts, which may pause the piece: pieceParsed then comes in a later turn).
+   * A piece is about to be parsed (the screen gathers the replies it produces until pieceParsed;
+   * were a handler to pause the parse, pieceParsed would come in a later turn).
    */
   readonly pieceStarting?: () => void;
   /** A piece was parsed (the screen flattens the long cells it may have written). */
@@ -50,7 +50,7 @@ export class ParseFeed {
   private readonly _filter = new OutputFilter({ widthOf: cellWidth, maxPieceBytes: PIECE_BYTES });
   private readonly _work: ParseWork = { parseStep: () => this._parseStep() };
   private _disposed = false;
-  /** A piece was written to the emulator and its parse has not finished (it paused). */
+  /** A piece was written to the emulator and its parse has not finished (a handler paused it). */
   private _inFlight = false;
 
   constructor(
@@ -111,8 +111,8 @@ export class ParseFeed {
 
   /** One turn of parsing: the next piece of the batch under way, or of a new batch. */
   private _parseStep(): boolean {
-    // A piece paused (parse-yield.ts) is still being parsed: nothing more may reach the emulator
-    // until it is done; its callback asks for the next turn.
+    // A piece whose parse a handler paused is still being parsed: nothing more may reach the
+    // emulator until it is done; its callback asks for the next turn.
     if (this._disposed || this._inFlight) return false;
     if (this._pieces.length === 0) this._takeBatch();
     const piece = this._pieces.shift();

@@ -4,9 +4,8 @@
  * goes back to its I/O (a client's request, other terminals' output) before parsing on. So one
  * session's flood never holds up a call about another session for longer than a piece, and a
  * single session still parses as fast as the emulator can: the loop turns over at once while
- * there is work. A piece that costs more than its bytes suggest (screen-sized sequences) pauses
- * inside itself once past the budget (parse-yield.ts), and its replies are written once
- * (reply-batch.ts), so a piece too is bounded in time, not only in bytes.
+ * there is work. A piece's replies are written once (reply-batch.ts), so a flood of queries costs
+ * one write a piece.
  */
 
 /** What a screen does with its turn: parses one piece; true while it has more to parse. */

@@ -12,7 +12,6 @@ import {
   type RowText,
 } from './lines.js';
 import { ParseFeed } from './parse-feed.js';
-import { ParseYield } from './parse-yield.js';
 import { installProbeReplies } from './probe-replies.js';
 import { ReplyBatch } from './reply-batch.js';
 import { drawRowText, drawScreenRows } from './row-drawing.js';
@@ -54,8 +53,6 @@ export class Screen {
   private readonly _feed: ParseFeed;
   /** Replies gathered while a piece is parsed, written once per piece (reply-batch.ts). */
   private readonly _replies: ReplyBatch;
-  /** Pauses a piece's parse that runs past its slice (parse-yield.ts); registered last, runs first. */
-  private readonly _yield: ParseYield;
   private _resizedAt = Number.NEGATIVE_INFINITY;
   private _title = '';
   private readonly _history: ScreenHistory;
@@ -72,7 +69,6 @@ export class Screen {
     this._replies = new ReplyBatch((data) => this._reply(data));
     this._feed = new ParseFeed(this._term, {
       pieceStarting: () => {
-        this._yield.startSlice();
         this._replies.hold();
       },
       pieceParsed: (piece) => {
@@ -99,7 +95,6 @@ export class Screen {
     if (nonce !== undefined) {
       this._disposables.push(recordCommandMarks(this._term, nonce, this._marks, where, onMark));
     }
-    this._yield = new ParseYield(this._term);
   }
 
   /** The shell integration marks recorded so far (none without a nonce), oldest first. */
@@ -299,7 +294,6 @@ export class Screen {
     if (this._disposed) return;
     this._disposed = true;
     this._feed.dispose();
-    this._yield.dispose();
     this._replies.discard();
     for (const d of this._disposables) d.dispose();
     // The transcript's chunks go now, not when the last reference to the session does.
