@@ -103,7 +103,7 @@ describe('beyond', { concurrency: true }, () => {
       assert.equal(reply.data.error?.code, 'WAIT_TIMEOUT');
       assert.equal(reply.data.snapshot?.settle, 'none');
       assert.ok((reply.data.snapshot?.quietMs ?? 0) >= 500, reply.text);
-      assert.match(reply.text, /^session t\d+ · running · quiet for \d+ ms/m);
+      assert.match(reply.text, /^session t\d+ · running · quiet for [\d.]+ m?s/m);
       assert.doesNotMatch(reply.text, /still changing/);
       assert.match(reply.text, /^ 1│>>>$/m);
       assert.match(reply.text, /^2-40│ \(blank\)$/m, 'the blank rows are one line');
