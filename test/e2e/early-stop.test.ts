@@ -213,7 +213,16 @@ describe('early stop when the program waits for input', { skip: LINUX, concurren
     timeout: 60_000,
   }, async (t) => {
     const project = mkdtempSync(join(dir, 'npm-'));
-    const { id } = await h.start({ command: 'npm init', cwd: project, ...BASH, settleMs: 0 });
+    // npm's weekly update check keeps a socket to the registry open while it prompts, and an open
+    // socket counts as work, so early stop waits the whole timeout when the check is due (a new
+    // user's first npm run): an open product bug, not this test's subject. The check is off here,
+    // as the prompts layer's fresh user would otherwise meet it.
+    const { id } = await h.start({
+      command: 'NPM_CONFIG_UPDATE_NOTIFIER=false npm init',
+      cwd: project,
+      ...BASH,
+      settleMs: 0,
+    });
     // The prompts of the README's worked example; npm 11 asks `type:` after `license:`.
     const expected = ['package name:', 'version:', 'description:', 'entry point:'];
     expected.push('test command:', 'git repository:', 'keywords:', 'author:', 'license:');
