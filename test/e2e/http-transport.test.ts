@@ -19,6 +19,7 @@ import {
   startHttpServer,
 } from '../helpers/http-server.js';
 import { isAlive, waitGone } from '../helpers/processes.js';
+import { EXIT_BOUND_MS } from '../helpers/raw-rpc.js';
 import { screenText } from '../helpers/tool-calls.js';
 import { sleep } from '../helpers/wait.js';
 
@@ -274,7 +275,8 @@ describe('MCP over HTTP', { concurrency: true }, () => {
     assert.ok(isAlive(pid), 'the session runs');
     const t0 = Date.now();
     assert.equal(await server.stop(), 0);
-    assert.ok(Date.now() - t0 < 2000, `exited in ${Date.now() - t0} ms`);
+    // "It did not hang": the 1 s shutdown is timed on a fake clock in the unit tests.
+    assert.ok(Date.now() - t0 < EXIT_BOUND_MS, `exited in ${Date.now() - t0} ms`);
     assert.deepEqual(await waitGone([pid]), [], 'the session is gone');
   });
 });

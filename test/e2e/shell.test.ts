@@ -115,14 +115,13 @@ describe('shell', () => {
   });
 
   it('settles on quiet: a slow command is still running at the first quiet interval', async () => {
-    const started = Date.now();
     const { id, snapshot } = await h.start({
       command: 'echo begin; sleep 1; echo done',
       login: false,
     });
+    // Still running: it returned after the quiet interval, not at the exit (no clock needed).
     assert.equal(snapshot.status, 'running');
     assert.equal(snapshot.settled, true);
-    assert.ok(Date.now() - started < 1000, 'returned after the quiet interval, not at exit');
     if (process.platform === 'linux')
       assert.equal(snapshot.waitingForInput, false, 'sleeping, not reading');
     const later = await h.snapshot(id, { settleMs: 1500, settleTimeoutMs: 5000 });
