@@ -9,26 +9,16 @@
 // Needs dist/ (npm run build), or SERVER=path/to/main.js. Linux only (/proc).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { memoryMiB } from './bench/proc.mjs';
 
 const SERVER =
   process.env.SERVER ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 const postCounts = (process.argv[2] ?? '3,16').split(',').map(Number);
 const CALLS = Number(process.argv[3] ?? 100);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function memoryMiB(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1]);
-    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
-  } catch {
-    return { rss: Number.NaN, peak: Number.NaN };
-  }
-}
 
 async function startServer(token) {
   const env = { ...process.env, AGENT_TTY_TOKEN: token };
